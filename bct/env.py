@@ -1,0 +1,118 @@
+"""A TextWorldExpress game behind the symbolic-module interface, yielding one step record a step."""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from bct.errors import UserError
+from bct.games import Game, check_fold
+from bct.modules import Module, make_module
+
+logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
+
+JAVA_HELP = ("TextWorldExpress needs Java 11 or newer on PATH; install it with "
+             "'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS).")
+
+
+@dataclass
+class Step:
+    """What the agent sees after an action (or after reset, where `action` is None)."""
+
+    task: str
+    observation: str  # the game's answer, or the module's answer when `from_module`
+    look: str  # as the game last gave it
+    inventory: str  # as the game last gave it
+    valid_actions: list[str]
+    score: float
+    done: bool
+    success: bool = False
+    action: str | None = None
+    from_module: bool = False
+
+
+def check_java() -> None:
+    java = shutil.which("java")
+    if java is None:
+        raise UserError(f"Java was not found. {JAVA_HELP}")
+    out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
+    if m:
+        major = int(m.group(1)) if m.group(1) != "1" else int(m.group(2) or 0)
+        if major < 11:
+            raise UserError(f"Java {major} was found. {JAVA_HELP}")
+
+
+class ModularEnv:
+    """One game of one registry entry, with zero or more symbolic modules in front of it.
+
+    An action a module owns goes to the module, whose answer becomes the observation (look and
+    inventory keep the game's values); anything else goes to the game. Every module sees every
+    observation, look and inventory the game produces.
+    """
+
+    def __init__(self, game: Game, modules: Sequence[str | Module] = (), step_limit: int = 1000):
+        from textworld_express import TextWorldExpressEnv
+
+        check_java()
+        self.game = game
+        self.modules = [make_module(m) if isinstance(m, str) else m for m in modules]
+        self.twx = TextWorldExpressEnv(envStepLimit=step_limit)
+        self.twx.load(game.twx_name, game.params)
+        self.last: Step | None = None
+
+    def module(self, name: str) -> Module:
+        return next(m for m in self.modules if m.name == name)
+
+    def reset(self, seed: int, fold: str = "train", gold: bool = True) -> Step:
+        check_fold(fold)
+        obs, infos = self.twx.reset(seed=seed, gameFold=fold, generateGoldPath=gold)
+        for m in self.modules:
+            m.reset()
+        return self._from_game(obs, infos, action=None)
+
+    def gold_actions(self) -> list[str]:
+        return list(self.twx.getGoldActionSequence())
+
+    def step(self, action: str) -> Step:
+        for m in self.modules:
+            if m.owns(action):
+                answer = m.run(action)
+                self.last = replace(self.last, observation=answer, action=action, from_module=True,
+                                    valid_actions=self._valid(self.last.valid_actions[: self._n_env]))
+                return self.last
+        obs, _, _, infos = self.twx.step(action)
+        return self._from_game(obs, infos, action)
+
+    def _from_game(self, obs: str, infos: dict, action: str | None) -> Step:
+        for m in self.modules:
+            m.observe(obs, infos["look"], infos["inventory"])
+        env_actions = list(infos["validActions"])
+        self._n_env = len(env_actions)
+        self.last = Step(
+            task=infos["taskDescription"], observation=obs, look=infos["look"], inventory=infos["inventory"],
+            valid_actions=self._valid(env_actions), score=float(infos["score"]),
+            done=bool(infos["tasksuccess"] or infos["taskfailure"] or infos["score"] >= 1.0),
+            success=bool(infos["tasksuccess"] or infos["score"] >= 1.0), action=action, from_module=False,
+        )
+        return self.last
+
+    def _valid(self, env_actions: list[str]) -> list[str]:
+        return env_actions + [c for m in self.modules for c in m.commands()]
+
+    def close(self) -> None:
+        self.twx.close()
+        try:  # let the JVM exit, so that TWX's own clean-up at garbage collection finds nothing to do
+            self.twx._gateway.java_process.wait(timeout=10)
+        except Exception:
+            pass
+
+    def __enter__(self) -> "ModularEnv":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

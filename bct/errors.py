@@ -1,0 +1,29 @@
+"""User-facing errors: one line that names the problem and the fix, exit code 2."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Iterable
+
+
+class UserError(Exception):
+    """Bad input from the user. The message is shown as is, without a traceback."""
+
+
+def unknown(kind: str, value: object, choices: Iterable[str]) -> UserError:
+    return UserError(f"unknown {kind} {value!r}; valid choices: {', '.join(sorted(choices))}")
+
+
+def exits_cleanly(main):
+    """Wrap a CLI entry point so that a UserError prints one line and exits with code 2."""
+
+    @functools.wraps(main)
+    def wrapper(*args, **kwargs):
+        try:
+            return main(*args, **kwargs)
+        except UserError as e:
+            print(f"error: {e}", file=sys.stderr)
+            sys.exit(2)
+
+    return wrapper

@@ -1,0 +1,92 @@
+"""`python -m bct.generate`: gold trajectories for every game, variant and fold, as seq2seq data."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from bct.data import MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
+from bct.env import ModularEnv
+from bct.errors import UserError, exits_cleanly
+from bct.games import check_choices, check_fold, check_variant, get_game
+from bct.gold import play_gold
+
+log = logging.getLogger(__name__)
+
+
+def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path = "data",
+             overwrite: bool = False, progress: bool = True, config: dict | None = None) -> dict:
+    """Write `out_dir/<game>/<variant>/<fold>.jsonl` and update `out_dir/manifest.json`; return the manifest."""
+    games = [get_game(g).name for g in check_choices("game", games, get_game)]
+    variants = check_choices("variant", variants, check_variant)
+    folds = check_choices("fold", folds, check_fold)
+    if int(num_games) < 1:
+        raise UserError(f"num_games must be at least 1, got {num_games}")
+    out_dir = Path(out_dir)
+    manifest = read_manifest(out_dir)
+    twx_version = version("textworld-express")
+    settings = {"num_games": int(num_games), "twx_version": twx_version}
+
+    jobs = []
+    for game in games:
+        for variant in variants:
+            for fold in folds:
+                rel = data_path(".", game, variant, fold).as_posix().removeprefix("./")
+                done = manifest["files"].get(rel, {})
+                if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings:
+                    jobs.append((game, variant, fold, rel))
+    bar = tqdm(total=len(jobs) * int(num_games), unit="episode", disable=not progress, desc="generate")
+    for game in dict.fromkeys(j[0] for j in jobs):
+        g = get_game(game)
+        for variant in dict.fromkeys(j[1] for j in jobs if j[0] == game):
+            with ModularEnv(g, [g.module] if variant == "modules" else []) as env:
+                for _, _, fold, rel in [j for j in jobs if j[:2] == (game, variant)]:
+                    seeds = _seeds(env, fold)[: int(num_games)]
+                    if len(seeds) < int(num_games):
+                        raise UserError(f"the {fold} fold has {len(seeds)} games; ask for num_games<={len(seeds)}")
+                    start, rows, failed = time.time(), [], []
+                    for seed in seeds:
+                        traj = play_gold(env, seed, fold, modules=variant == "modules")
+                        if traj.ok:
+                            rows += examples(traj, variant)
+                        else:
+                            failed.append({"seed": seed, "error": traj.error})
+                            log.warning("gold path failed: %s %s %s seed %d: %s", game, variant, fold, seed, traj.error)
+                        bar.update()
+                    write_jsonl(out_dir / rel, rows)
+                    manifest["files"][rel] = {
+                        "game": game, "variant": variant, "fold": fold, "episodes": len(seeds) - len(failed),
+                        "examples": len(rows), "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
+                        "failed": failed, "seeds": [seeds[0], seeds[-1]], "settings": settings,
+                        "seconds": round(time.time() - start, 2),
+                    }
+                    manifest.update(twx_version=twx_version, config=config or {})
+                    write_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    bar.close()
+    return manifest
+
+
+def _seeds(env: ModularEnv, fold: str) -> list[int]:
+    get = {"train": env.twx.getValidSeedsTrain, "dev": env.twx.getValidSeedsDev, "test": env.twx.getValidSeedsTest}
+    return sorted(get[fold]())
+
+
+@hydra.main(config_path="../conf", config_name="generate", version_base="1.3")
+@exits_cleanly
+def main(cfg: DictConfig) -> None:
+    start = time.time()
+    manifest = generate(cfg.games, cfg.variants, cfg.folds, cfg.num_games, cfg.out_dir, cfg.overwrite,
+                        cfg.progress, config=OmegaConf.to_container(cfg, resolve=True))
+    n = sum(f["examples"] for f in manifest["files"].values())
+    print(f"{len(manifest['files'])} files, {n} examples in {cfg.out_dir}/ ({time.time() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Gold trajectories: TWX's gold path, with each game's rule for injecting module calls.
+
+A rule is a generator over one TWX gold action: it yields the actions to take in its place
+(module calls and the game action), and is sent the step record each yielded action produced,
+so it can read module answers. The no-module variant uses `plain`, which yields the action as is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Generator
+
+from bct.env import ModularEnv, Step
+
+Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]
+
+
+def plain(action: str, env: ModularEnv):
+    yield action
+
+
+def arithmetic(action: str, env: ModularEnv):
+    """The calculation right after the math problem is read."""
+    yield action
+    if action == "read math problem":
+        calc = env.module("calc")
+        yield calc.command_for(calc.problems[-1])
+
+
+def mapreader(action: str, env: ModularEnv):
+    """Ask the navigator before each move and go where it says: the data never contradicts it.
+
+    Towards the coin's room until the coin is held, then back to the box's room. Where several
+    routes are equally short, TWX's gold route and the navigator's may differ; both have the
+    same length, so the module's route replaces TWX's move for move.
+    """
+    if not action.startswith("move "):
+        yield action
+        return
+    task = env.last.task
+    coin_room = re.search(r"coin that is located in the (.+?),", task).group(1)
+    box_room = re.search(r"box found in the (.+?)\.", task).group(1)
+    goal = box_room if "coin" in env.last.inventory else coin_room
+    nav = env.module("navigation")
+    yield f"next step to {goal}"
+    yield f"move {nav.exits[nav.last_path[1]]}"
+
+
+def sorting(action: str, env: ModularEnv):
+    """Sort before every take."""
+    if action.startswith("take "):
+        yield "sort ascending"
+    yield action
+
+
+def twc(action: str, env: ModularEnv):
+    """Ask where an object belongs right after taking it."""
+    yield action
+    if action.startswith("take "):
+        yield f"query {action[len('take '):]}"
+
+
+RULES: dict[str, Rule] = {"arithmetic": arithmetic, "mapreader": mapreader, "sorting": sorting, "twc": twc}
+
+
+@dataclass
+class Trajectory:
+    game: str
+    fold: str
+    seed: int
+    modules: bool
+    steps: list[Step] = field(default_factory=list)  # steps[0] is the reset; steps[i].action led to steps[i]
+    error: str | None = None
+
+    @property
+    def actions(self) -> list[str]:
+        return [s.action for s in self.steps[1:]]
+
+    @property
+    def score(self) -> float:
+        return self.steps[-1].score if self.steps else 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.score >= 1.0
+
+
+def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
+    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1)."""
+    rule = RULES[env.game.family] if modules else plain
+    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
+    try:
+        for gold_action in env.gold_actions():
+            actions = rule(gold_action, env)
+            action = next(actions, None)
+            while action is not None:
+                if action not in traj.steps[-1].valid_actions:
+                    raise ValueError(f"step {len(traj.steps) - 1}: '{action}' is not a valid action")
+                traj.steps.append(env.step(action))
+                try:
+                    action = actions.send(traj.steps[-1])
+                except StopIteration:
+                    action = None
+    except Exception as e:  # a rule that cannot apply: report the episode, keep going
+        traj.error = f"{type(e).__name__}: {e}"
+    if traj.error is None and traj.score < 1.0:
+        traj.error = f"ended at score {traj.score:.2f}"
+    return traj

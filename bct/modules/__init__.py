@@ -1,0 +1,26 @@
+"""Symbolic modules. Adding one: a file with a `Module` subclass, and one line in MODULES."""
+
+from __future__ import annotations
+
+from bct.errors import unknown
+from bct.modules.base import Module
+from bct.modules.calc import Calc
+from bct.modules.kb_twc import KnowledgeBaseTWC
+from bct.modules.navigation import Navigation
+from bct.modules.sortquantity import SortQuantity
+
+MODULES: dict[str, type[Module]] = {
+    "calc": Calc,
+    "navigation": Navigation,
+    "sortquantity": SortQuantity,
+    "kb-twc": KnowledgeBaseTWC,
+}
+
+
+def make_module(name: str) -> Module:
+    if name not in MODULES:
+        raise unknown("module", name, MODULES)
+    return MODULES[name]()
+
+
+__all__ = ["MODULES", "Module", "make_module"]

@@ -1,0 +1,40 @@
+"""What every symbolic module is: a command grammar, passive observation and an answer."""
+
+from __future__ import annotations
+
+
+class Module:
+    """A symbolic module. Subclasses set `name`, `verbs` and `usage`, and implement the hooks.
+
+    The environment calls `observe` with every observation, look and inventory it produces;
+    `commands` lists the commands the module offers now (they join the valid actions); `run`
+    answers a command the module owns. `run` never raises on bad arguments: it answers with a
+    message that says what was wrong.
+    """
+
+    name: str = ""
+    verbs: tuple[str, ...] = ()  # first words of the commands this module owns
+    usage: str = ""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything observed (a new episode starts)."""
+
+    def observe(self, observation: str, look: str, inventory: str) -> None:
+        """Scrape what the agent sees; called after every environment step."""
+
+    def commands(self) -> list[str]:
+        """Commands offered to the agent now."""
+        return []
+
+    def owns(self, action: str) -> bool:
+        words = action.strip().lower().split()
+        return bool(words) and any(words[: len(v.split())] == v.split() for v in self.verbs)
+
+    def run(self, action: str) -> str:
+        raise NotImplementedError
+
+    def bad_usage(self, problem: str) -> str:
+        return f"{problem} Usage: {self.usage}"

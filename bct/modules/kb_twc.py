@@ -1,0 +1,57 @@
+"""kb-twc: where household objects usually belong, from the object data that TextWorldExpress ships."""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+
+from spacy.matcher import PhraseMatcher
+from spacy.util import filter_spans
+
+from bct.modules import text
+from bct.modules.base import Module
+
+
+@functools.cache
+def knowledge() -> dict[str, list[str]]:
+    """Object name (lower case) -> its usual locations, over the train, dev and test folds."""
+    raw = json.loads(resources.files("textworld_express").joinpath("twc_objects.folds.json").read_text())
+    return {name.lower(): entry["locations"] for fold in raw.values() for name, entry in fold.items()}
+
+
+@functools.cache
+def _object_matcher() -> PhraseMatcher:
+    m = PhraseMatcher(text.nlp().vocab, attr="LOWER")
+    m.add("object", [text.doc(name) for name in knowledge()])
+    return m
+
+
+class KnowledgeBaseTWC(Module):
+    name = "kb-twc"
+    verbs = ("query",)
+    usage = "query OBJECT, for an object you see or hold (e.g. 'query black blanket')."
+
+    def reset(self) -> None:
+        self.in_view: list[str] = []
+
+    def observe(self, observation: str, look: str, inventory: str) -> None:
+        seen = []
+        for t in (look, inventory):
+            d = text.doc(t)
+            for span in filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]):
+                if span.text not in seen:
+                    seen.append(span.text)
+        self.in_view = seen
+
+    def commands(self) -> list[str]:
+        return [f"query {name}" for name in self.in_view]
+
+    def run(self, action: str) -> str:
+        obj = action.strip()[len("query"):].strip()
+        if not obj:
+            return self.bad_usage("Which object?")
+        locations = knowledge().get(obj.lower())
+        if not locations:
+            return f"I don't know where '{obj}' belongs."
+        return " ".join(f"{obj} is expected to be located at {place}." for place in locations)

@@ -1,0 +1,79 @@
+"""sortquantity: the items the agent sees, ordered by quantity with units compared through pint."""
+
+from __future__ import annotations
+
+import functools
+
+import pint
+from spacy.util import filter_spans
+
+from bct.modules import text
+from bct.modules.base import Module
+
+WORD = {"IS_ALPHA": True, "IS_STOP": False}
+
+
+@functools.cache
+def units() -> pint.UnitRegistry:
+    return pint.UnitRegistry()
+
+
+@functools.lru_cache(maxsize=4096)
+def quantity(amount: float, unit: str | None) -> pint.Quantity | None:
+    """`amount unit` as a pint quantity; a plain count ('40 oranges') is dimensionless."""
+    try:
+        return units().Quantity(amount, unit or "dimensionless").to_base_units()
+    except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AttributeError, ValueError):
+        return None
+
+
+class SortQuantity(Module):
+    name = "sortquantity"
+    verbs = ("sort",)
+    usage = "sort ascending|descending"
+
+    def __init__(self) -> None:
+        self._matcher = text.matcher({
+            # "25g of oak", "4 m of cedar"
+            "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
+            # "40 oranges", "1 apple"
+            "count": [[{"LIKE_NUM": True}, WORD]],
+        })
+        super().__init__()
+
+    def reset(self) -> None:
+        self._view: tuple[str, ...] = ()
+
+    def observe(self, observation: str, look: str, inventory: str) -> None:
+        self._view = (look, inventory)  # read when asked: the commands do not depend on it
+
+    @property
+    def items(self) -> dict[str, pint.Quantity]:
+        """Item as written -> quantity, for the items in view now (in the look or the inventory)."""
+        items = {}
+        for t in self._view:
+            d = text.doc(t)
+            spans = filter_spans([text.extend_words(d[s:e]) for _, s, e in self._matcher(d)])
+            for span in spans:
+                amount = text.number(span[0].text)
+                unit = span[1].text if span[2:3] and span[2].lower_ == "of" else None
+                q = quantity(amount, unit) if amount is not None else None
+                if q is not None:
+                    items[span.text] = q
+        return items
+
+    def commands(self) -> list[str]:
+        return ["sort ascending", "sort descending"]
+
+    def run(self, action: str) -> str:
+        words = action.strip().lower().split()
+        if len(words) != 2 or words[1] not in ("ascending", "descending"):
+            return self.bad_usage(f"I can't '{action.strip()}'.")
+        items = self.items
+        if not items:
+            return "I have not observed any items with quantities yet."
+        descending = words[1] == "descending"
+        # Quantities of different kinds (mass, length, counts) are ordered within their kind.
+        ranked = sorted(items, key=lambda k: (str(items[k].dimensionality), items[k].magnitude), reverse=descending)
+        order = "largest to smallest" if descending else "smallest to largest"
+        return f"The observed items, ordered by quantity from {order}, are: {', '.join(ranked)}."

@@ -1,0 +1,68 @@
+"""Reading observations with spaCy: a blank English pipeline and rule matchers, no model download."""
+
+from __future__ import annotations
+
+import functools
+
+import spacy
+from spacy.matcher import Matcher
+from spacy.tokens import Doc, Span
+from spacy.util import compile_suffix_regex
+
+
+@functools.cache
+def nlp() -> spacy.language.Language:
+    """A blank English tokenizer that also splits quantities such as '12ml' and '43l'."""
+    pipeline = spacy.blank("en")
+    suffixes = [*pipeline.Defaults.suffixes, r"(?<=[0-9])(?:ml|l|mm|cm|m|mg|g|kg)"]
+    pipeline.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+    return pipeline
+
+
+def doc(text: str) -> Doc:
+    return nlp().make_doc(text)
+
+
+def matcher(patterns: dict[str, list[list[dict]]]) -> Matcher:
+    m = Matcher(nlp().vocab)
+    for label, pats in patterns.items():
+        m.add(label, pats, greedy="LONGEST")
+    return m
+
+
+def phrase_until_punct(d: Doc, start: int) -> Span:
+    """The tokens from `start` up to (not including) the next punctuation token."""
+    end = start
+    while end < len(d) and not d[end].is_punct:
+        end += 1
+    return d[start:end]
+
+
+def extend_words(span: Span) -> Span:
+    """Extend a match over the content words that follow it ('25g of red oak on it' -> '25g of red oak')."""
+    end = span.end
+    while end < len(span.doc) and span.doc[end].is_alpha and not span.doc[end].is_stop:
+        end += 1
+    return span.doc[span.start:end]
+
+
+def strip_article(span: Span) -> str:
+    if len(span) and span[0].lower_ in ("the", "a", "an"):
+        span = span[1:]
+    return span.text.strip()
+
+
+def number(text: str) -> int | float | None:
+    """An integer or decimal written with digits, else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else value
+
+
+def fmt(value: float) -> str:
+    """Write a number the way the games do: integers without a decimal point."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.4f}".rstrip("0").rstrip(".")

@@ -1,0 +1,37 @@
+"""The paper's Markov prompt. Training data and evaluation both build their sources here."""
+
+from __future__ import annotations
+
+from bct.env import Step
+
+
+def clean(text: str) -> str:
+    """Newlines and tabs become spaces, as in the paper."""
+    return text.replace("\n", " ").replace("\t", " ")
+
+
+def pack(step: Step, prev_action: str = "", prev_observation: str = "") -> str:
+    """The source text for choosing the action after `step`.
+
+    `prev_action` and `prev_observation` are the action that led to the step before this one and
+    that step's observation; both are empty at the first step of an episode.
+    """
+    return clean(
+        step.task + " </s> OBS " + step.observation + " </s> INV " + step.inventory + " </s> LOOK " + step.look
+        + " </s> <extra_id_0> </s> PACT " + prev_action + " </s> POBS " + prev_observation + " </s>"
+    )
+
+
+def pack_history(steps: list[Step]) -> list[str]:
+    """Sources for every step of an episode, where steps[0] is the reset record.
+
+    steps[i].action is the action that led to steps[i]; the source of step i has that action and
+    the observation of step i-1 as its previous action and observation.
+    """
+    sources = []
+    for i, step in enumerate(steps):
+        if i == 0:
+            sources.append(pack(step))
+        else:
+            sources.append(pack(step, step.action or "", steps[i - 1].observation))
+    return sources
