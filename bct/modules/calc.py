@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from bct.modules import text
@@ -23,6 +24,11 @@ VERBS = {"add": "adding {a} and {b}", "sub": "subtracting {b} from {a}",
          "mul": "multiplying {a} and {b}", "div": "dividing {a} by {b}"}
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def read_numbers(sentence: str) -> tuple[int | float, ...]:
+    return tuple(n for tok in text.doc(sentence) if tok.like_num and (n := text.number(tok.text)) is not None)
+
+
 class Calc(Module):
     name = "calc"
     verbs = tuple(VERBS)
@@ -38,16 +44,17 @@ class Calc(Module):
 
     @property
     def numbers(self) -> set[int | float]:
-        return {n for t in self._seen for tok in text.doc(t) if tok.like_num and (n := text.number(tok.text)) is not None}
+        return {n for t in self._seen for sentence in text.sentences(t) for n in read_numbers(sentence)}
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         for t in (observation, look, inventory):
             if t in self._seen:
                 continue
             self._seen.append(t)
-            if not any(word in t.lower() for word in PROBLEM_WORDS):
+            problem = " ".join(text.sentences(t.lower(), PROBLEM_WORDS))
+            if not problem:
                 continue
-            d = text.doc(t)
+            d = text.doc(problem)
             for match_id, start, _ in sorted(self._matcher(d), key=lambda m: m[1]):
                 op = text.nlp().vocab.strings[match_id]
                 i, j = PROBLEMS[op][1]

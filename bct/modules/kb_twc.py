@@ -27,6 +27,13 @@ def _object_matcher() -> PhraseMatcher:
     return m
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def read_objects(sentence: str) -> tuple[str, ...]:
+    """Known objects mentioned in one sentence, longest names first where they overlap."""
+    d = text.doc(sentence)
+    return tuple(span.text for span in filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]))
+
+
 class KnowledgeBaseTWC(Module):
     name = "kb-twc"
     verbs = ("query",)
@@ -36,13 +43,8 @@ class KnowledgeBaseTWC(Module):
         self.in_view: list[str] = []
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
-        seen = []
-        for t in (look, inventory):
-            d = text.doc(t)
-            for span in filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]):
-                if span.text not in seen:
-                    seen.append(span.text)
-        self.in_view = seen
+        seen = [obj for t in (look, inventory) for sentence in text.sentences(t) for obj in read_objects(sentence)]
+        self.in_view = list(dict.fromkeys(seen))
 
     def commands(self) -> list[str]:
         return [f"query {name}" for name in self.in_view]

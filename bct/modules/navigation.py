@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 from bct.modules import text
@@ -11,19 +12,38 @@ DIRECTIONS = ["north", "south", "east", "west"]
 ALPHA = {"IS_ALPHA": True}
 
 
+KEYS = ("connects to", "You are in", "To the ")
+
+
+@functools.cache
+def _matcher():
+    return text.matcher({
+        "edge": [[{"LOWER": "the"}, {**ALPHA, "OP": "+"}, {"LOWER": "connects"}, {"LOWER": "to"}]],
+        "here": [[{"LOWER": "you"}, {"LOWER": "are"}, {"LOWER": "in"}]],
+        "exit": [[{"LOWER": "to"}, {"LOWER": "the"}, {"LOWER": {"IN": DIRECTIONS}}, {"LOWER": "you"}, {"LOWER": "see"}]],
+    })
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def read_sentence(sentence: str) -> tuple:
+    """Facts in one sentence: ('edge', room, (neighbours...)), ('here', room) or ('exit', direction, room)."""
+    d = text.doc(sentence)
+    facts = []
+    for match_id, start, end in sorted(_matcher()(d), key=lambda m: m[1]):
+        label = text.nlp().vocab.strings[match_id]
+        if label == "edge":
+            facts.append(("edge", d[start + 1:end - 2].text, tuple(_split_list(d, end))))
+        elif label == "here":
+            facts.append(("here", text.strip_article(text.phrase_until_punct(d, end))))
+        else:
+            facts.append(("exit", d[start + 2].lower_, text.strip_article(text.phrase_until_punct(d, end))))
+    return tuple(facts)
+
+
 class Navigation(Module):
     name = "navigation"
     verbs = ("next step to",)
     usage = "next step to ROOM, for a room on the map you have read (e.g. 'next step to kitchen')."
-
-    def __init__(self) -> None:
-        self._matcher = text.matcher({
-            "edge": [[{"LOWER": "the"}, {**ALPHA, "OP": "+"}, {"LOWER": "connects"}, {"LOWER": "to"}]],
-            "here": [[{"LOWER": "you"}, {"LOWER": "are"}, {"LOWER": "in"}]],
-            "exit": [[{"LOWER": "to"}, {"LOWER": "the"}, {"LOWER": {"IN": DIRECTIONS}},
-                      {"LOWER": "you"}, {"LOWER": "see"}]],
-        })
-        super().__init__()
 
     def reset(self) -> None:
         self.graph: dict[str, list[str]] = {}  # room -> neighbours, in the order first read
@@ -38,21 +58,17 @@ class Navigation(Module):
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         for t in dict.fromkeys((observation, look)):
-            if "connects to" not in t and "You are in" not in t:
-                continue
-            d = text.doc(t)
             exits = {}
-            for match_id, start, end in self._matcher(d):
-                label = text.nlp().vocab.strings[match_id]
-                if label == "edge":
-                    room = d[start + 1:end - 2].text
-                    for part in _split_list(d, end):
-                        self._link(room, part)
-                elif label == "here":
-                    self.here = text.strip_article(text.phrase_until_punct(d, end))
-                    self.graph.setdefault(self.here, [])
-                else:
-                    exits[text.strip_article(text.phrase_until_punct(d, end))] = d[start + 2].lower_
+            for sentence in text.sentences(t, KEYS):
+                for kind, *fact in read_sentence(sentence):
+                    if kind == "edge":
+                        for room in fact[1]:
+                            self._link(fact[0], room)
+                    elif kind == "here":
+                        self.here = fact[0]
+                        self.graph.setdefault(self.here, [])
+                    else:
+                        exits[fact[1]] = fact[0]
             if exits:
                 self.exits = exits
                 for room in exits:

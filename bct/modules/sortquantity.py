@@ -27,19 +27,37 @@ def quantity(amount: float, unit: str | None) -> pint.Quantity | None:
         return None
 
 
+@functools.cache
+def _matcher():
+    return text.matcher({
+        # "25g of oak", "4 m of cedar"
+        "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
+        # "40 oranges", "1 apple"
+        "count": [[{"LIKE_NUM": True}, WORD]],
+    })
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def read_quantities(sentence: str) -> tuple[tuple[str, tuple[str, float]], ...]:
+    """(item as written, (kind, amount in base units)) for each quantity in one sentence.
+
+    '25g of oak' -> ('25g of oak', ('[mass]', 0.025)); '40 oranges' -> ('40 oranges', ('', 40)).
+    """
+    d = text.doc(sentence)
+    found = []
+    for span in filter_spans([text.extend_words(d[s:e]) for _, s, e in _matcher()(d)]):
+        amount = text.number(span[0].text)
+        unit = span[1].text if span[2:3] and span[2].lower_ == "of" else None
+        q = quantity(amount, unit) if amount is not None else None
+        if q is not None:
+            found.append((span.text, (str(q.dimensionality), q.magnitude)))
+    return tuple(found)
+
+
 class SortQuantity(Module):
     name = "sortquantity"
     verbs = ("sort",)
     usage = "sort ascending|descending"
-
-    def __init__(self) -> None:
-        self._matcher = text.matcher({
-            # "25g of oak", "4 m of cedar"
-            "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
-            # "40 oranges", "1 apple"
-            "count": [[{"LIKE_NUM": True}, WORD]],
-        })
-        super().__init__()
 
     def reset(self) -> None:
         self._view: tuple[str, ...] = ()
@@ -48,19 +66,9 @@ class SortQuantity(Module):
         self._view = (look, inventory)  # read when asked: the commands do not depend on it
 
     @property
-    def items(self) -> dict[str, pint.Quantity]:
-        """Item as written -> quantity, for the items in view now (in the look or the inventory)."""
-        items = {}
-        for t in self._view:
-            d = text.doc(t)
-            spans = filter_spans([text.extend_words(d[s:e]) for _, s, e in self._matcher(d)])
-            for span in spans:
-                amount = text.number(span[0].text)
-                unit = span[1].text if span[2:3] and span[2].lower_ == "of" else None
-                q = quantity(amount, unit) if amount is not None else None
-                if q is not None:
-                    items[span.text] = q
-        return items
+    def items(self) -> dict[str, tuple[str, float]]:
+        """Item as written -> (kind, amount in base units), for the items in view now (look and inventory)."""
+        return {item: q for t in self._view for sentence in text.sentences(t) for item, q in read_quantities(sentence)}
 
     def commands(self) -> list[str]:
         return ["sort ascending", "sort descending"]
@@ -74,6 +82,6 @@ class SortQuantity(Module):
             return "I have not observed any items with quantities yet."
         descending = words[1] == "descending"
         # Quantities of different kinds (mass, length, counts) are ordered within their kind.
-        ranked = sorted(items, key=lambda k: (str(items[k].dimensionality), items[k].magnitude), reverse=descending)
+        ranked = sorted(items, key=items.get, reverse=descending)
         order = "largest to smallest" if descending else "smallest to largest"
         return f"The observed items, ordered by quantity from {order}, are: {', '.join(ranked)}."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 import spacy
 from spacy.matcher import Matcher
@@ -21,6 +22,20 @@ def nlp() -> spacy.language.Language:
 
 def doc(text: str) -> Doc:
     return nlp().make_doc(text)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.:])\s+|\n")
+
+
+def sentences(text: str, keys: tuple[str, ...] = ()) -> list[str]:
+    """The sentences (and lines) of `text`; with `keys`, only those that contain one of them.
+
+    Modules read observations a sentence at a time, through a cache: game texts are made of a
+    small set of recurring sentences, so spaCy reads each one once.
+    """
+    if keys and not any(k in text for k in keys):
+        return []
+    return [s for s in _SENTENCE_END.split(text) if s.strip() and (not keys or any(k in s for k in keys))]
 
 
 def matcher(patterns: dict[str, list[list[dict]]]) -> Matcher:

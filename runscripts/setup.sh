@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Create .venv with bct and everything it needs; checks Java for TextWorldExpress. Safe to re-run.
+#   TORCH_SPEC   pip requirement for PyTorch (default torch==2.13.0; e.g. "torch" for the newest CUDA build)
+#   PYTHON       interpreter to build the venv with (default python3, needs >= 3.10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+java_help="install Java 17: 'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS)"
+if ! command -v java >/dev/null 2>&1; then
+  echo "error: TextWorldExpress needs Java 11+ on PATH and none was found; $java_help" >&2
+  exit 1
+fi
+java_major=$(java -version 2>&1 | sed -nE 's/.*version "(1\.)?([0-9]+).*/\2/p' | head -1)
+if [ -n "$java_major" ] && [ "$java_major" -lt 11 ]; then
+  echo "error: TextWorldExpress needs Java 11+, found Java $java_major; $java_help" >&2
+  exit 1
+fi
+
+PY=${PYTHON:-python3}
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "error: bct needs Python >= 3.10 ($PY is older); set PYTHON=python3.11" >&2; exit 1; }
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+# PyTorch first and explicitly: a CPU build where one is at hand keeps CI and laptops fast.
+.venv/bin/python -c 'import torch' 2>/dev/null || "${pip[@]}" "${TORCH_SPEC:-torch==2.13.0}"
+"${pip[@]}" -e ".[dev]"

@@ -1,0 +1,46 @@
+"""The module interface in front of a real TWX game."""
+
+import pytest
+
+from bct.errors import UserError
+from bct.games import GAMES, get_game
+
+
+def test_module_answers_replace_the_observation_but_not_look_or_inventory(envs):
+    env = envs("twc")
+    first = env.reset(seed=0, fold="train")
+    take = next(a for a in first.valid_actions if a.startswith("take "))
+    taken = env.step(take)
+    assert not taken.from_module
+    query = f"query {take[5:]}"
+    assert query in taken.valid_actions  # module commands join the valid actions
+    answer = env.step(query)
+    assert answer.from_module and answer.action == query
+    assert answer.observation.startswith(f"{take[5:]} is expected to be located at")
+    assert (answer.look, answer.inventory, answer.score) == (taken.look, taken.inventory, taken.score)
+    back = env.step("look around")  # the game answers again
+    assert not back.from_module and back.observation.startswith("You are in")
+
+
+def test_every_module_sees_every_game_observation(envs):
+    env = envs("arithmetic")
+    env.reset(seed=3, fold="train")
+    for action in ["take math problem", "read math problem"]:
+        step = env.step(action)
+    calc = env.module("calc")
+    assert calc.problems, step.observation
+    assert any(c.startswith(calc.problems[-1][0]) for c in step.valid_actions)
+
+
+def test_registry_names_aliases_and_presets():
+    assert get_game("mapreader-random") is GAMES["mapreader"]
+    assert get_game("twc-easy") is GAMES["twc"]
+    assert "numItemsToPutAway=3" in get_game("twc-medium").params and "numLocations=1" in get_game("twc-medium").params
+    assert "numItemsToPutAway=4" in get_game("twc-hard").params and "numLocations=2" in get_game("twc-hard").params
+    with pytest.raises(UserError, match="unknown game 'chess'; valid choices: arithmetic, mapreader"):
+        get_game("chess")
+
+
+def test_unknown_fold_is_a_user_error(envs):
+    with pytest.raises(UserError, match="valid choices: dev, test, train"):
+        envs("sorting").reset(seed=0, fold="valid")

@@ -1,0 +1,51 @@
+"""`python -m bct.generate` writes the files, a consistent manifest, resumes, and rejects bad input."""
+
+import json
+import subprocess
+import sys
+
+from bct.data import load_examples
+
+
+def run(*overrides, cwd=None):
+    return subprocess.run([sys.executable, "-m", "bct.generate", "progress=false", *overrides],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_generate_small_config_writes_files_and_manifest(tmp_path):
+    out = tmp_path / "data"
+    r = run("games=[sorting,twc-easy]", "variants=[modules,nomodules]", "folds=[train,dev]", "num_games=4", f"out_dir={out}")
+    assert r.returncode == 0, r.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert set(manifest["files"]) == {f"{g}/{v}/{f}.jsonl" for g in ["sorting", "twc"]
+                                      for v in ["modules", "nomodules"] for f in ["train", "dev"]}
+    assert manifest["twx_version"] and manifest["config"]["num_games"] == 4
+    for rel, entry in manifest["files"].items():
+        rows = [json.loads(line) for line in (out / rel).read_text().splitlines()]
+        assert entry["examples"] == len(rows) and entry["episodes"] == len({r["seed"] for r in rows}) == 4
+        assert entry["gold_success_rate"] == 1.0
+        assert {r["variant"] for r in rows} == {entry["variant"]} and {r["fold"] for r in rows} == {entry["fold"]}
+        assert set(rows[0]) == {"source", "target", "game", "variant", "fold", "seed", "step"}
+        assert rows[0]["step"] == 0 and rows[0]["source"].endswith("</s> PACT  </s> POBS  </s>")
+    modules = (out / "sorting/modules/train.jsonl").read_text()
+    assert '"target": "sort ascending"' in modules and "sort ascending" not in (out / "sorting/nomodules/train.jsonl").read_text()
+
+    # a second run with the same settings keeps what is there; a new fold is added to the manifest
+    before = (out / "sorting/modules/train.jsonl").stat().st_mtime_ns
+    r = run("games=[sorting]", "variants=[modules]", "folds=[train,test]", "num_games=4", f"out_dir={out}")
+    assert r.returncode == 0, r.stderr
+    assert (out / "sorting/modules/train.jsonl").stat().st_mtime_ns == before
+    assert "sorting/modules/test.jsonl" in json.loads((out / "manifest.json").read_text())["files"]
+
+    ds = load_examples(out / "sorting/modules/train.jsonl")
+    assert len(ds) == manifest["files"]["sorting/modules/train.jsonl"]["examples"]
+    assert len(load_examples(out / "twc")) == sum(e["examples"] for k, e in manifest["files"].items() if k.startswith("twc/"))
+
+
+def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
+    for override, says in [("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),
+                           ("folds=[valid]", "unknown fold 'valid'; valid choices: dev, test, train"),
+                           ("variants=[both]", "unknown variant 'both'; valid choices: modules, nomodules")]:
+        r = run(override, f"out_dir={tmp_path}")
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"error: {says}"), r.stderr
