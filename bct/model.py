@@ -1,0 +1,65 @@
+"""T5 models: from the hub or a local folder (one code path), or built from a config for offline use."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+from typing import Iterable
+
+from bct.errors import UserError
+
+RUN_CONFIG = "bct_config.json"
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false"):
+        return False
+    try:
+        socket.create_connection(("huggingface.co", 443), timeout=timeout).close()
+        return True
+    except OSError:
+        return False
+
+
+def load_pretrained(name_or_path: str, offline_presets: Iterable[str] = ()):
+    """Model and tokenizer by hub id or local folder. A hub id that cannot be fetched is a UserError."""
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    kwargs = {}
+    if not Path(name_or_path).exists() and not hub_reachable():
+        kwargs["local_files_only"] = True  # use the hub cache if it has the model; fail fast if not
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(name_or_path, **kwargs)
+        model = AutoModelForSeq2SeqLM.from_pretrained(name_or_path, **kwargs)
+    except OSError as e:
+        presets = ", ".join(f"model={p}" for p in offline_presets) or "an offline preset"
+        where = "is not a local folder and " if not Path(name_or_path).exists() else ""
+        raise UserError(f"could not load model '{name_or_path}': it {where}could not be fetched from the Hugging Face "
+                        f"hub ({str(e).splitlines()[0][:120]}); offline, use {presets}, or model.pretrained=/path/to/a/saved/model") from None
+    return model, tokenizer
+
+
+def build_from_config(config: dict, tokenizer):
+    """A randomly initialised T5 with the given sizes, for a tokenizer trained on our data."""
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    t5 = T5Config(vocab_size=len(tokenizer), pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+                  decoder_start_token_id=tokenizer.pad_token_id, **config)
+    return T5ForConditionalGeneration(t5)
+
+
+def load_checkpoint(path: str | Path):
+    """A checkpoint written by bct.train: (model, tokenizer, run config)."""
+    path = Path(path)
+    if not (path / RUN_CONFIG).exists():
+        why = "does not exist" if not path.exists() else f"is not a bct checkpoint (no {RUN_CONFIG})"
+        raise UserError(f"checkpoint {path} {why}; train one with 'python -m bct.train +game=NAME' "
+                        f"or pick a folder under checkpoints/")
+    run = json.loads((path / RUN_CONFIG).read_text())
+    if run.get("status") != "done":
+        raise UserError(f"checkpoint {path} is unfinished (status {run.get('status')!r}); "
+                        f"run its training command again to resume it")
+    model, tokenizer = load_pretrained(str(path))
+    return model, tokenizer, run

@@ -1,0 +1,193 @@
+"""`python -m bct.train +game=sorting epochs=8`: fine-tune T5 on gold-path data with Seq2SeqTrainer.
+
+Multi-GPU: `accelerate launch -m bct.train +game=sorting epochs=8` (the trainer uses every process).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+
+from bct.data import data_path, load_examples, read_manifest, write_atomic
+from bct.errors import UserError, exits_cleanly, unknown
+from bct.games import get_game
+from bct.model import RUN_CONFIG, build_from_config, load_pretrained
+
+log = logging.getLogger(__name__)
+CONF = Path(__file__).resolve().parent.parent / "conf"
+
+OmegaConf.register_new_resolver("variant", lambda modules: "modules" if modules else "nomodules", replace=True)
+
+# The settings that make a run what it is: a checkpoint folder holds one of each.
+SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "batch_size", "grad_accum",
+            "max_source_length", "max_target_length", "seed")
+
+
+def choices(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
+
+
+def check_overrides(argv: list[str]) -> None:
+    """Name unknown games and model presets in one line, before Hydra's longer message."""
+    for arg in argv:
+        m = re.match(r"^\+{0,2}(game|model)=(.*)$", arg)
+        if m and "(" not in m.group(2):
+            for value in m.group(2).split(","):
+                if value not in choices(m.group(1)):
+                    raise unknown("game" if m.group(1) == "game" else "model preset", value, choices(m.group(1)))
+
+
+def run_settings(cfg: DictConfig) -> dict:
+    values = {"game": get_game(cfg.game.name).name, "variant": "modules" if cfg.modules else "nomodules",
+              "model": OmegaConf.to_container(cfg.model, resolve=True)}
+    values.update({k: cfg[k] for k in SETTINGS if k not in values})
+    return values
+
+
+def training_data(cfg: DictConfig, game: str, variant: str):
+    """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
+    from bct.generate import generate
+
+    path = data_path(cfg.data_dir, game, variant, "train")
+    entry = read_manifest(cfg.data_dir)["files"].get(f"{game}/{variant}/train.jsonl", {})
+    if not path.exists() or entry.get("settings", {}).get("num_games", 0) < cfg.num_games:
+        log.info("no training data for %s/%s with %d games in %s: generating it", game, variant, cfg.num_games, cfg.data_dir)
+        generate([game], [variant], ["train"], num_games=max(cfg.num_games, 1), out_dir=cfg.data_dir, overwrite=True,
+                 progress=cfg.progress)
+    data = load_examples(path)
+    seeds = sorted(set(data["seed"]))[: cfg.num_games]
+    return data.filter(lambda s: s <= seeds[-1], input_columns="seed")
+
+
+def scratch_model(cfg: DictConfig, data, run_dir: Path):
+    """A T5 built from the preset's config, with a tokenizer trained on `data` (kept when resuming)."""
+    from transformers import AutoTokenizer, set_seed
+
+    from bct.tokenizer import train_tokenizer
+
+    if (run_dir / "tokenizer.json").exists():  # resuming: the tokenizer the run started with
+        tokenizer = AutoTokenizer.from_pretrained(run_dir)
+    else:
+        tokenizer = train_tokenizer(list(data["source"]) + list(data["target"]), cfg.model.vocab_size)
+        tokenizer.save_pretrained(run_dir)
+    set_seed(cfg.seed)
+    return build_from_config(OmegaConf.to_container(cfg.model.config), tokenizer), tokenizer
+
+
+def encode(data, tokenizer, cfg: DictConfig):
+    def batch(rows):
+        enc = tokenizer(rows["source"], max_length=cfg.max_source_length, truncation=True)
+        enc["labels"] = tokenizer(rows["target"], max_length=cfg.max_target_length, truncation=True)["input_ids"]
+        enc["length"] = [len(ids) for ids in enc["input_ids"]]
+        return enc
+
+    return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")
+
+
+def precision() -> dict:
+    import torch
+
+    if not torch.cuda.is_available():
+        return {}  # fp32 on the CPU
+    bf16 = torch.cuda.is_bf16_supported()
+    return {"bf16": bf16, "fp16": not bf16}
+
+
+def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
+    """Train one run and return its checkpoint folder; a finished run with the same config is kept.
+
+    `callbacks` are extra transformers TrainerCallbacks.
+    """
+    if cfg.get("game") is None:
+        raise UserError(f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})")
+    settings = run_settings(cfg)
+    run_dir = Path(cfg.checkpoint_dir) / cfg.run_name
+    run_file = run_dir / RUN_CONFIG
+    previous = json.loads(run_file.read_text()) if run_file.exists() else None
+    if previous and previous.get("settings") != settings:
+        diff = [k for k in SETTINGS if previous.get("settings", {}).get(k) != settings[k]]
+        raise UserError(f"{run_dir} holds a run with another config (differs in: {', '.join(diff)}); "
+                        f"choose another checkpoint_dir or run_name, or delete that folder")
+    if previous and previous.get("status") == "done":
+        if not cfg.overwrite:
+            log.info("%s is already trained with this config (overwrite=true retrains it)", run_dir)
+            return run_dir
+        shutil.rmtree(run_dir)
+        previous = None
+
+    from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
+    from transformers.trainer_utils import get_last_checkpoint
+
+    if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
+        model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
+    data = training_data(cfg, settings["game"], settings["variant"])
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if not cfg.model.pretrained:
+        model, tokenizer = scratch_model(cfg, data, run_dir)
+    train_set = encode(data, tokenizer, cfg)
+    record = {"status": "training", "settings": settings, "config": OmegaConf.to_container(cfg, resolve=True),
+              "num_examples": len(train_set), "num_parameters": model.num_parameters()}
+    write_atomic(run_file, json.dumps(record, indent=2) + "\n")
+
+    report_to = "none"
+    if cfg.wandb.mode != "disabled":
+        os.environ.update(WANDB_MODE=cfg.wandb.mode, WANDB_PROJECT=cfg.wandb.project)
+        if cfg.wandb.entity:
+            os.environ["WANDB_ENTITY"] = cfg.wandb.entity
+        report_to = "wandb"
+    args = Seq2SeqTrainingArguments(
+        output_dir=str(run_dir / "trainer"), num_train_epochs=cfg.epochs, learning_rate=cfg.lr,
+        per_device_train_batch_size=cfg.batch_size, gradient_accumulation_steps=cfg.grad_accum,
+        train_sampling_strategy="group_by_length", length_column_name="length", seed=cfg.seed,
+        logging_steps=cfg.logging_steps, save_strategy=cfg.save_strategy, save_steps=cfg.save_steps, save_total_limit=1,
+        report_to=report_to, run_name=cfg.run_name, disable_tqdm=not cfg.progress,
+        dataloader_pin_memory=bool(precision()), **precision(),
+    )
+    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_set, processing_class=tokenizer,
+                             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
+                             callbacks=callbacks)
+    last = get_last_checkpoint(args.output_dir) if Path(args.output_dir).is_dir() else None
+    if last:
+        log.info("resuming from %s", last)
+    start = time.time()
+    result = trainer.train(resume_from_checkpoint=last)
+    if not trainer.is_world_process_zero():
+        return run_dir
+    trainer.save_model(str(run_dir))
+    losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
+    metrics = {**result.metrics, "first_logged_loss": losses[0] if losses else None,
+               "final_logged_loss": losses[-1] if losses else None, "global_step": trainer.state.global_step,
+               "wall_seconds": round(time.time() - start, 1),
+               "resumed_from": last}
+    write_atomic(run_dir / "train_metrics.json", json.dumps(metrics, indent=2) + "\n")
+    write_atomic(run_file, json.dumps({**record, "status": "done", "metrics": metrics}, indent=2) + "\n")
+    shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
+    return run_dir
+
+
+@hydra.main(config_path="../conf", config_name="train", version_base="1.3")
+@exits_cleanly
+def _hydra_main(cfg: DictConfig) -> None:
+    run_dir = train(cfg)
+    metrics = json.loads((run_dir / RUN_CONFIG).read_text()).get("metrics", {})
+    print(f"checkpoint: {run_dir} (train loss {metrics.get('train_loss', float('nan')):.4f}, "
+          f"{metrics.get('train_runtime', 0):.0f} s)")
+
+
+@exits_cleanly
+def main() -> None:
+    check_overrides(sys.argv[1:])
+    _hydra_main()
+
+
+if __name__ == "__main__":
+    main()
