@@ -22,16 +22,17 @@ def pack(step: Step, prev_action: str = "", prev_observation: str = "") -> str:
     )
 
 
-def pack_history(steps: list[Step]) -> list[str]:
-    """Sources for every step of an episode, where steps[0] is the reset record.
+def prompt_at(steps: list[Step], i: int) -> str:
+    """The source for choosing the action after steps[i], where steps[0] is the reset record.
 
     steps[i].action is the action that led to steps[i]; the source of step i has that action and
     the observation of step i-1 as its previous action and observation.
     """
-    sources = []
-    for i, step in enumerate(steps):
-        if i == 0:
-            sources.append(pack(step))
-        else:
-            sources.append(pack(step, step.action or "", steps[i - 1].observation))
-    return sources
+    if i == 0:
+        return pack(steps[0])
+    return pack(steps[i], steps[i].action or "", steps[i - 1].observation)
+
+
+def pack_history(steps: list[Step]) -> list[str]:
+    """Sources for every step of an episode (training data and evaluation both use `prompt_at`)."""
+    return [prompt_at(steps, i) for i in range(len(steps))]

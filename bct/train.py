@@ -28,7 +28,7 @@ CONF = Path(__file__).resolve().parent.parent / "conf"
 OmegaConf.register_new_resolver("variant", lambda modules: "modules" if modules else "nomodules", replace=True)
 
 # The settings that make a run what it is: a checkpoint folder holds one of each.
-SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "batch_size", "grad_accum",
+SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "warmup", "batch_size", "grad_accum",
             "max_source_length", "max_target_length", "seed")
 
 
@@ -145,7 +145,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
             os.environ["WANDB_ENTITY"] = cfg.wandb.entity
         report_to = "wandb"
     args = Seq2SeqTrainingArguments(
-        output_dir=str(run_dir / "trainer"), num_train_epochs=cfg.epochs, learning_rate=cfg.lr,
+        output_dir=str(run_dir / "trainer"), num_train_epochs=cfg.epochs, learning_rate=cfg.lr, warmup_steps=cfg.warmup,
         per_device_train_batch_size=cfg.batch_size, gradient_accumulation_steps=cfg.grad_accum,
         train_sampling_strategy="group_by_length", length_column_name="length", seed=cfg.seed,
         logging_steps=cfg.logging_steps, save_strategy=cfg.save_strategy, save_steps=cfg.save_steps, save_total_limit=1,

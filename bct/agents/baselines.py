@@ -1,0 +1,54 @@
+"""Reference agents: the oracle follows the gold path (with module calls); random picks any valid action."""
+
+from __future__ import annotations
+
+import random
+
+from bct.agents.base import Agent, Decision, Observation
+from bct.env import ModularEnv
+from bct.games import Game
+from bct.gold import play_gold
+
+
+class OracleAgent(Agent):
+    """Plays the gold trajectory that bct.generate writes as training data."""
+
+    name = "oracle"
+
+    def __init__(self) -> None:
+        self._envs: dict[tuple[str, bool], ModularEnv] = {}
+        self._plans: dict[int, list[str]] = {}
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        key = (game.name, modules)
+        if key not in self._envs:
+            self._envs[key] = ModularEnv(game, [game.module] if modules else [])
+        self._plans[seed] = play_gold(self._envs[key], seed, fold, modules).actions
+
+    def act(self, batch: list[Observation]) -> list[Decision]:
+        out = []
+        for ob in batch:
+            plan = self._plans[ob.seed]
+            t = len(ob.actions)
+            out.append(Decision(plan[t] if t < len(plan) else "look around"))
+        return out
+
+    def close(self) -> None:
+        for env in self._envs.values():
+            env.close()
+
+
+class RandomAgent(Agent):
+    """A uniformly random valid action; each episode has its own generator, so batching changes nothing."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rngs: dict[int, random.Random] = {}
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        self._rngs[seed] = random.Random(f"{self.seed}-{game.name}-{fold}-{seed}")
+
+    def act(self, batch: list[Observation]) -> list[Decision]:
+        return [Decision(self._rngs[ob.seed].choice(ob.step.valid_actions)) for ob in batch]

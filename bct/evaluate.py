@@ -1,0 +1,153 @@
+"""`python -m bct.evaluate`: play unseen dev/test variations and write scores and full play logs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from bct.agents import AGENTS, Agent, OracleAgent, RandomAgent, T5Agent
+from bct.agents.t5 import DECODINGS
+from bct.data import write_atomic
+from bct.errors import UserError, exits_cleanly, unknown
+from bct.games import FOLDS, Game, check_fold, get_game
+from bct.model import load_checkpoint
+from bct.rollout import EpisodeResult, rollout
+from bct.train import check_overrides
+
+log = logging.getLogger(__name__)
+
+FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: 1000 consecutive seeds per fold
+FOLD_SIZE = 1000
+# The settings that define an evaluation: a results folder holds one of each, so reruns can resume.
+SETTINGS = ("agent", "checkpoint", "game", "variant", "fold", "step_limit", "repeat_limit", "decoding", "num_beams",
+            "fallback_skip", "agent_config")
+
+
+def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
+    """The agent, the game and module setting it plays, the run's name, and what defines the run."""
+    name = cfg.agent.name
+    if name not in AGENTS:
+        raise unknown("agent", name, AGENTS)
+    game = get_game(cfg.game.name) if cfg.get("game") else None
+    extra = {k: v for k, v in OmegaConf.to_container(cfg.agent, resolve=True).items() if k != "name"}
+    if name == "t5":
+        if not cfg.checkpoint:
+            raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
+        if cfg.decoding not in DECODINGS:
+            raise unknown("decoding", cfg.decoding, DECODINGS)
+        model, tokenizer, run = load_checkpoint(cfg.checkpoint)
+        settings = run["settings"]
+        trained_on = get_game(settings["game"])
+        game = game or trained_on
+        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, settings["max_source_length"],
+                        settings["max_target_length"], cfg.fallback_skip, cfg.device)
+        modules = settings["variant"] == "modules"
+        run_name = Path(cfg.checkpoint).name + ("" if game == trained_on else f"-on-{game.name}")
+        run_name += "-rank" if cfg.decoding == "rank" else ""
+        checkpoint = str(Path(cfg.checkpoint).resolve())
+    else:
+        if game is None:
+            raise UserError(f"agent={name} needs a game: python -m bct.evaluate agent={name} +game=twc")
+        agent = OracleAgent() if name == "oracle" else RandomAgent(cfg.agent.seed)
+        modules = bool(cfg.modules)
+        run_name = f"{name}-{game.name}-{'modules' if modules else 'nomodules'}"
+        checkpoint = None
+    settings = {"agent": name, "checkpoint": checkpoint, "game": game.name,
+                "variant": "modules" if modules else "nomodules", "fold": cfg.fold, "step_limit": cfg.step_limit,
+                "repeat_limit": cfg.repeat_limit, "decoding": cfg.decoding if name == "t5" else None,
+                "num_beams": cfg.num_beams if name == "t5" else None,
+                "fallback_skip": cfg.fallback_skip if name == "t5" else None, "agent_config": extra}
+    return agent, game, modules, run_name, settings
+
+
+def read_histories(path: Path) -> list[dict]:
+    """Finished episodes in a histories file; a line cut short by an interruption is dropped."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    complete = text[: text.rfind("\n") + 1]
+    if complete != text:
+        path.write_text(complete)
+    return [json.loads(line) for line in complete.splitlines()]
+
+
+def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict) -> dict:
+    n = len(episodes)
+    mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
+    per_variation = sorted(({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")}
+                            for e in episodes), key=lambda e: e["seed"])
+    return {**{k: settings[k] for k in ("game", "variant", "fold", "agent", "checkpoint")},
+            "num_variations": n, "complete": n == num_variations, "avg_score": mean("score"),
+            "avg_steps": mean("steps"), "avg_env_steps": mean("env_steps"), "avg_module_steps": mean("module_steps"),
+            "success_rate": mean("success"), "settings": settings, "agent_stats": agent_stats,
+            "per_variation": per_variation}
+
+
+def evaluate(cfg: DictConfig) -> Path:
+    """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes."""
+    check_fold(cfg.fold)
+    if not 1 <= cfg.num_variations <= FOLD_SIZE:
+        raise UserError(f"num_variations={cfg.num_variations}: the {cfg.fold} fold has {FOLD_SIZE} variations; "
+                        f"choose 1 to {FOLD_SIZE}")
+    agent, game, modules, run_name, settings = make_agent(cfg)
+    out = Path(cfg.results_dir) / run_name / cfg.fold
+    results_file, histories_file = out / "results.json", out / "histories.jsonl"
+    if results_file.exists():
+        previous = json.loads(results_file.read_text()).get("settings")
+        if previous != settings:
+            diff = [k for k in SETTINGS if (previous or {}).get(k) != settings[k]]
+            raise UserError(f"{out} holds an evaluation with other settings (differs in: {', '.join(diff)}); "
+                            f"choose another results_dir or delete that folder")
+    out.mkdir(parents=True, exist_ok=True)
+    episodes = [e for e in read_histories(histories_file)]
+    wanted = list(range(FOLD_SEEDS[cfg.fold], FOLD_SEEDS[cfg.fold] + cfg.num_variations))
+    done = {e["seed"] for e in episodes}
+    episodes = [e for e in episodes if e["seed"] in wanted]
+    todo = [s for s in wanted if s not in done]
+    if done:
+        log.info("%s: %d variations already played, %d to go", out, len(done & set(wanted)), len(todo))
+
+    bar = tqdm(total=len(wanted), initial=len(wanted) - len(todo), unit="episode", disable=not cfg.progress,
+               desc=f"{run_name} {cfg.fold}")
+
+    def finished(result: EpisodeResult) -> None:
+        record = {**result.summary(), "history": result.history}
+        with histories_file.open("a") as f:  # one whole line per finished episode
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        episodes.append(record)
+        write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats()), indent=2) + "\n")
+        bar.update()
+        bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / len(episodes):.3f}")
+
+    try:
+        rollout(agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished)
+    finally:
+        bar.close()
+        agent.close()
+    write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats()), indent=2) + "\n")
+    return out
+
+
+@hydra.main(config_path="../conf", config_name="evaluate", version_base="1.3")
+@exits_cleanly
+def _hydra_main(cfg: DictConfig) -> None:
+    out = evaluate(cfg)
+    r = json.loads((out / "results.json").read_text())
+    print(f"{r['agent']} on {r['game']} ({r['variant']}, {r['fold']}, {r['num_variations']} variations): "
+          f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}")
+
+
+@exits_cleanly
+def main() -> None:
+    check_overrides(sys.argv[1:])
+    _hydra_main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Rollout speed: the batched engine against one episode at a time, same checkpoint, decoding and
+variations, in the same process.
+
+    python bench/evaluate.py [--checkpoint checkpoints/<run>] [--variations 32] [--batch 32] [--decoding generate]
+
+Without --checkpoint, trains the CPU-sized offline preset on twc for 2 epochs first (about a minute).
+Prints episodes per second of each and the ratio (batched / one at a time) as the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+from hydra import compose, initialize_config_dir
+
+from bct.agents import T5Agent
+from bct.games import get_game
+from bct.model import load_checkpoint
+from bct.rollout import rollout
+from bct.train import CONF, train
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--checkpoint")
+    ap.add_argument("--variations", type=int, default=32)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--decoding", default="generate", choices=["generate", "rank"])
+    ap.add_argument("--num-beams", type=int, default=16)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        checkpoint = args.checkpoint
+        if checkpoint is None:
+            with initialize_config_dir(str(CONF), version_base="1.3"):
+                cfg = compose("train", overrides=["+game=twc", "model=t5-cpu-scratch", "epochs=2", "progress=false",
+                                                  f"checkpoint_dir={tmp}"])
+            checkpoint = train(cfg)
+        model, tokenizer, run = load_checkpoint(checkpoint)
+        s = run["settings"]
+        agent = T5Agent(model, tokenizer, args.decoding, args.num_beams, s["max_source_length"], s["max_target_length"])
+        game, modules = get_game(s["game"]), s["variant"] == "modules"
+        seeds = list(range(10000, 10000 + args.variations))
+        rollout(agent, game, "dev", seeds[:2], modules, batch_size=2)  # warm up JVMs and the model
+        rates = {}
+        for name, batch in (("batched", args.batch), ("one at a time", 1)):
+            start = time.perf_counter()
+            results = rollout(agent, game, "dev", seeds, modules, batch_size=batch)
+            rates[name] = len(results) / (time.perf_counter() - start)
+            steps = sum(r.steps for r in results)
+            print(f"{name:14s} batch {batch:3d}: {rates[name]:6.2f} episodes/s ({steps} steps, "
+                  f"score {sum(r.score for r in results) / len(results):.3f})")
+        print(f"ratio (batched / one at a time): {rates['batched'] / rates['one at a time']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
