@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from pathlib import Path
 
 import hydra
@@ -14,11 +13,11 @@ from tqdm.auto import tqdm
 from bct.agents import AGENTS, Agent, OracleAgent, RandomAgent, T5Agent
 from bct.agents.t5 import DECODINGS
 from bct.data import write_atomic
+from bct.config import entry
 from bct.errors import UserError, exits_cleanly, unknown
-from bct.games import FOLDS, Game, check_fold, get_game
+from bct.games import Game, check_fold, get_game
 from bct.model import load_checkpoint
 from bct.rollout import EpisodeResult, rollout
-from bct.train import check_overrides
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +44,10 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         settings = run["settings"]
         trained_on = get_game(settings["game"])
         game = game or trained_on
-        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, settings["max_source_length"],
-                        settings["max_target_length"], cfg.fallback_skip, cfg.device)
+        # actions are short: generating past the longest trained action only lengthens degenerate beams
+        max_new = min(settings["max_target_length"], run.get("longest_target_tokens", settings["max_target_length"]) + 4)
+        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, settings["max_source_length"], max_new,
+                        cfg.fallback_skip, cfg.device)
         modules = settings["variant"] == "modules"
         run_name = Path(cfg.checkpoint).name + ("" if game == trained_on else f"-on-{game.name}")
         run_name += "-rank" if cfg.decoding == "rank" else ""
@@ -143,10 +144,7 @@ def _hydra_main(cfg: DictConfig) -> None:
           f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}")
 
 
-@exits_cleanly
-def main() -> None:
-    check_overrides(sys.argv[1:])
-    _hydra_main()
+main = entry(_hydra_main)
 
 
 if __name__ == "__main__":

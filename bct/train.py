@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -18,32 +16,17 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from bct.data import data_path, load_examples, read_manifest, write_atomic
-from bct.errors import UserError, exits_cleanly, unknown
+from bct.config import choices, entry
+from bct.errors import UserError, exits_cleanly
 from bct.games import get_game
 from bct.model import RUN_CONFIG, build_from_config, load_pretrained
 
 log = logging.getLogger(__name__)
-CONF = Path(__file__).resolve().parent.parent / "conf"
-
 OmegaConf.register_new_resolver("variant", lambda modules: "modules" if modules else "nomodules", replace=True)
 
 # The settings that make a run what it is: a checkpoint folder holds one of each.
 SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "warmup", "batch_size", "grad_accum",
             "max_source_length", "max_target_length", "seed")
-
-
-def choices(group: str) -> list[str]:
-    return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
-
-
-def check_overrides(argv: list[str]) -> None:
-    """Name unknown games and model presets in one line, before Hydra's longer message."""
-    for arg in argv:
-        m = re.match(r"^\+{0,2}(game|model)=(.*)$", arg)
-        if m and "(" not in m.group(2):
-            for value in m.group(2).split(","):
-                if value not in choices(m.group(1)):
-                    raise unknown("game" if m.group(1) == "game" else "model preset", value, choices(m.group(1)))
 
 
 def run_settings(cfg: DictConfig) -> dict:
@@ -135,7 +118,8 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         model, tokenizer = scratch_model(cfg, data, run_dir)
     train_set = encode(data, tokenizer, cfg)
     record = {"status": "training", "settings": settings, "config": OmegaConf.to_container(cfg, resolve=True),
-              "num_examples": len(train_set), "num_parameters": model.num_parameters()}
+              "num_examples": len(train_set), "num_parameters": model.num_parameters(),
+              "longest_target_tokens": max(len(labels) for labels in train_set["labels"])}
     write_atomic(run_file, json.dumps(record, indent=2) + "\n")
 
     report_to = "none"
@@ -183,10 +167,7 @@ def _hydra_main(cfg: DictConfig) -> None:
           f"{metrics.get('train_runtime', 0):.0f} s)")
 
 
-@exits_cleanly
-def main() -> None:
-    check_overrides(sys.argv[1:])
-    _hydra_main()
+main = entry(_hydra_main)
 
 
 if __name__ == "__main__":

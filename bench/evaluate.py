@@ -19,7 +19,8 @@ from bct.agents import T5Agent
 from bct.games import get_game
 from bct.model import load_checkpoint
 from bct.rollout import rollout
-from bct.train import CONF, train
+from bct.config import CONF
+from bct.train import train
 
 
 def main() -> None:

@@ -16,7 +16,8 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
-from bct.train import CONF, encode, scratch_model, training_data
+from bct.config import CONF
+from bct.train import encode, scratch_model, training_data
 
 
 def examples_per_second(model, tokenizer, data, cfg, dynamic: bool, out: str) -> float:

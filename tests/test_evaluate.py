@@ -15,7 +15,8 @@ from bct.games import get_game
 from bct.generate import generate
 from bct.model import load_checkpoint
 from bct.rollout import rollout
-from bct.train import CONF, train
+from bct.config import CONF
+from bct.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = list(range(10000, 10005))

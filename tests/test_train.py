@@ -13,7 +13,8 @@ from transformers import TrainerCallback
 from bct.errors import UserError
 from bct.model import load_checkpoint, load_pretrained
 from bct.tokenizer import train_tokenizer
-from bct.train import CONF, train
+from bct.config import CONF
+from bct.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
 

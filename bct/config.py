@@ -1,0 +1,39 @@
+"""Hydra configuration helpers shared by the command-line entry points."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+from bct.errors import exits_cleanly, unknown
+
+CONF = Path(__file__).resolve().parent.parent / "conf"
+
+
+def choices(group: str) -> list[str]:
+    """The options of a config group (conf/<group>/*.yaml)."""
+    return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
+
+
+def check_overrides(argv: list[str]) -> None:
+    """Name unknown games, model presets and agents in one line, before Hydra's longer message."""
+    names = {"game": "game", "model": "model preset", "agent": "agent"}
+    for arg in argv:
+        m = re.match(r"^\+{0,2}(game|model|agent)=(.*)$", arg)
+        if m and "(" not in m.group(2):
+            for value in m.group(2).split(","):
+                if value not in choices(m.group(1)):
+                    raise unknown(names[m.group(1)], value, choices(m.group(1)))
+
+
+def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:
+    """A console entry point: check the overrides' choices, then run the Hydra app."""
+
+    @exits_cleanly
+    def main() -> None:
+        check_overrides(sys.argv[1:])
+        hydra_main()
+
+    return main
