@@ -47,7 +47,7 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         # actions are short: generating past the longest trained action only lengthens degenerate beams
         max_new = min(settings["max_target_length"], run.get("longest_target_tokens", settings["max_target_length"]) + 4)
         agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, settings["max_source_length"], max_new,
-                        cfg.fallback_skip, cfg.device)
+                        cfg.fallback_skip, cfg.device, model_batch=cfg.model_batch)
         modules = settings["variant"] == "modules"
         run_name = Path(cfg.checkpoint).name + ("" if game == trained_on else f"-on-{game.name}")
         run_name += "-rank" if cfg.decoding == "rank" else ""

@@ -15,7 +15,10 @@ import time
 
 from hydra import compose, initialize_config_dir
 
+from concurrent.futures import ThreadPoolExecutor
+
 from bct.agents import T5Agent
+from bct.env import ModularEnv
 from bct.games import get_game
 from bct.model import load_checkpoint
 from bct.rollout import rollout
@@ -30,6 +33,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--decoding", default="generate", choices=["generate", "rank"])
     ap.add_argument("--num-beams", type=int, default=16)
+    ap.add_argument("--model-batch", type=int, default=None, help="episodes per model call (default: the agent's)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = args.checkpoint
@@ -40,19 +44,25 @@ def main() -> None:
             checkpoint = train(cfg)
         model, tokenizer, run = load_checkpoint(checkpoint)
         s = run["settings"]
-        agent = T5Agent(model, tokenizer, args.decoding, args.num_beams, s["max_source_length"], s["max_target_length"])
+        agent = T5Agent(model, tokenizer, args.decoding, args.num_beams, s["max_source_length"],
+                        run.get("longest_target_tokens", s["max_target_length"]) + 4, model_batch=args.model_batch)
         game, modules = get_game(s["game"]), s["variant"] == "modules"
         seeds = list(range(10000, 10000 + args.variations))
-        rollout(agent, game, "dev", seeds[:2], modules, batch_size=2)  # warm up JVMs and the model
+        # JVMs start before the clock: both sides time the same thing, the model calls and env steps.
+        with ThreadPoolExecutor(args.batch) as pool:
+            envs = list(pool.map(lambda _: ModularEnv(game, [game.module] if modules else []), range(args.batch)))
+        rollout(agent, game, "train", range(args.batch), modules, batch_size=args.batch, envs=envs)  # warm-up
         rates = {}
         for name, batch in (("batched", args.batch), ("one at a time", 1)):
             start = time.perf_counter()
-            results = rollout(agent, game, "dev", seeds, modules, batch_size=batch)
+            results = rollout(agent, game, "dev", seeds, modules, batch_size=batch, envs=envs[:batch])
             rates[name] = len(results) / (time.perf_counter() - start)
             steps = sum(r.steps for r in results)
             print(f"{name:14s} batch {batch:3d}: {rates[name]:6.2f} episodes/s ({steps} steps, "
                   f"score {sum(r.score for r in results) / len(results):.3f})")
         print(f"ratio (batched / one at a time): {rates['batched'] / rates['one at a time']:.2f}")
+        for env in envs:
+            env.close()
 
 
 if __name__ == "__main__":
