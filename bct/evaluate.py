@@ -41,14 +41,14 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         if cfg.decoding not in DECODINGS:
             raise unknown("decoding", cfg.decoding, DECODINGS)
         model, tokenizer, run = load_checkpoint(cfg.checkpoint)
-        settings = run["settings"]
-        trained_on = get_game(settings["game"])
+        trained = run["settings"]
+        trained_on = get_game(trained["game"])
         game = game or trained_on
         # actions are short: generating past the longest trained action only lengthens degenerate beams
-        max_new = min(settings["max_target_length"], run.get("longest_target_tokens", settings["max_target_length"]) + 4)
-        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, settings["max_source_length"], max_new,
+        max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
+        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, trained["max_source_length"], max_new,
                         cfg.fallback_skip, cfg.device, model_batch=cfg.model_batch)
-        modules = settings["variant"] == "modules"
+        modules = trained["variant"] == "modules"
         run_name = Path(cfg.checkpoint).name + ("" if game == trained_on else f"-on-{game.name}")
         run_name += "-rank" if cfg.decoding == "rank" else ""
         checkpoint = str(Path(cfg.checkpoint).resolve())
@@ -106,7 +106,7 @@ def evaluate(cfg: DictConfig) -> Path:
             raise UserError(f"{out} holds an evaluation with other settings (differs in: {', '.join(diff)}); "
                             f"choose another results_dir or delete that folder")
     out.mkdir(parents=True, exist_ok=True)
-    episodes = [e for e in read_histories(histories_file)]
+    episodes = read_histories(histories_file)
     wanted = list(range(FOLD_SEEDS[cfg.fold], FOLD_SEEDS[cfg.fold] + cfg.num_variations))
     done = {e["seed"] for e in episodes}
     episodes = [e for e in episodes if e["seed"] in wanted]
