@@ -11,6 +11,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from bct.agents import AGENTS, Agent, OracleAgent, RandomAgent, T5Agent
+from bct.agents.llm import LLMAgent, OpenAIBackend
 from bct.agents.t5 import DECODINGS
 from bct.data import write_atomic
 from bct.config import entry
@@ -55,16 +56,27 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
     else:
         if game is None:
             raise UserError(f"agent={name} needs a game: python -m bct.evaluate agent={name} +game=twc")
-        agent = OracleAgent() if name == "oracle" else RandomAgent(cfg.agent.seed)
         modules = bool(cfg.modules)
         run_name = f"{name}-{game.name}-{'modules' if modules else 'nomodules'}"
         checkpoint = None
+        if name == "llm":
+            agent = make_llm_agent(cfg.agent)
+            flags = [k for k in ("one_shot", "think", "feedback") if cfg.agent[k]] + ([] if cfg.agent.constraints else ["norules"])
+            run_name = "-".join([f"llm-{Path(cfg.agent.model).name}", game.name, run_name.rsplit("-", 1)[1], *flags])
+        else:
+            agent = OracleAgent() if name == "oracle" else RandomAgent(cfg.agent.seed)
     settings = {"agent": name, "checkpoint": checkpoint, "game": game.name,
                 "variant": "modules" if modules else "nomodules", "fold": cfg.fold, "step_limit": cfg.step_limit,
                 "repeat_limit": cfg.repeat_limit, "decoding": cfg.decoding if name == "t5" else None,
                 "num_beams": cfg.num_beams if name == "t5" else None,
                 "fallback_skip": cfg.fallback_skip if name == "t5" else None, "agent_config": extra}
     return agent, game, modules, run_name, settings
+
+
+def make_llm_agent(a: DictConfig) -> LLMAgent:
+    backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
+    return LLMAgent(backend, a.cache_dir, a.concurrency, a.constraints, a.one_shot, a.think, a.feedback, a.max_tokens,
+                    a.history_turns)
 
 
 def read_histories(path: Path) -> list[dict]:

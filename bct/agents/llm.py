@@ -1,0 +1,141 @@
+"""The zero-shot LLM agent (seed 000), with the TWC techniques of seed 003 as options.
+
+Backends: any OpenAI-compatible chat endpoint through the `openai` client, or a local causal LM
+through transformers. Replies are cached on disk, keyed by the full request, so a rerun costs no
+calls. Episodes' queries go out concurrently, up to `concurrency` at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bct.agents import llm_prompts as P
+from bct.agents.base import Agent, Decision, Observation, closest_valid
+from bct.data import write_atomic
+from bct.errors import UserError
+from bct.games import Game
+
+
+class OpenAIBackend:
+    def __init__(self, model: str, base_url: str | None, api_key_env: str = "OPENAI_API_KEY", retries: int = 4,
+                 timeout: float = 60.0) -> None:
+        import openai
+
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise UserError(f"no API key: set the environment variable {api_key_env} (or name another one with "
+                            f"agent.api_key_env=NAME)")
+        # The client retries 429 and 5xx answers with exponential backoff.
+        self.client = openai.OpenAI(api_key=key, base_url=base_url or None, max_retries=retries, timeout=timeout)
+        self.model, self.base_url = model, base_url
+
+    def chat(self, messages: list[dict], max_tokens: int) -> dict:
+        import openai
+
+        try:
+            r = self.client.chat.completions.create(model=self.model, messages=messages, temperature=0,
+                                                    max_tokens=max_tokens)
+        except openai.AuthenticationError:
+            raise UserError(f"the endpoint refused the API key (authentication failed at {self.base_url or 'OpenAI'})") from None
+        except openai.NotFoundError:
+            raise UserError(f"model '{self.model}' was not found at {self.base_url or 'OpenAI'}; check agent.model") from None
+        except openai.APIConnectionError:
+            raise UserError(f"could not reach {self.base_url or 'the OpenAI API'}; check agent.base_url and the network") from None
+        usage = r.usage
+        return {"text": r.choices[0].message.content or "",
+                "prompt_tokens": usage.prompt_tokens if usage else 0,
+                "completion_tokens": usage.completion_tokens if usage else 0}
+
+
+class LLMAgent(Agent):
+    name = "llm"
+
+    def __init__(self, backend, cache_dir: str | Path | None = None, concurrency: int = 8, constraints: bool = True,
+                 one_shot: bool = False, think: bool = False, feedback: bool = False, max_tokens: int = 64,
+                 history_turns: int = 8) -> None:
+        self.backend, self.concurrency = backend, concurrency
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
+        self.max_tokens, self.history_turns = max_tokens, history_turns
+        self._episodes: dict[int, dict] = {}
+        self._examples: dict[tuple[str, bool], str] = {}
+        self._lock = threading.Lock()
+        self.counts = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "invalid_replies": 0}
+
+    def _example(self, game: Game, modules: bool) -> str:
+        """A train-fold gold walkthrough of the same game (seed 003's one-shot example)."""
+        key = (game.name, modules)
+        if key not in self._examples:
+            from bct.env import ModularEnv
+            from bct.gold import play_gold
+
+            with ModularEnv(game, [game.module] if modules else []) as env:
+                self._examples[key] = P.walkthrough(play_gold(env, 0, "train", modules).steps)
+        return self._examples[key]
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        self._episodes[seed] = {"game": game, "modules": modules, "turns": [], "system": None, "last_score": 0.0}
+
+    def _messages(self, ob: Observation) -> list[dict]:
+        ep = self._episodes[ob.seed]
+        if ep["system"] is None:
+            example = self._example(ob.game, ob.modules) if self.one_shot else None
+            ep["system"] = P.system_prompt(ob.game.family, ob.step.task, self.constraints, self.think, example)
+        observation = ob.step.observation
+        if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
+            observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)
+        ep["last_score"] = ob.step.score
+        ep["turns"].append({"role": "user", "content": P.step_prompt(observation, ob.step.inventory, ob.step.score,
+                                                                      ob.step.valid_actions, self.think)})
+        turns = ep["turns"][-(2 * self.history_turns - 1):]
+        return [{"role": "system", "content": ep["system"]}, *turns]
+
+    def _ask(self, messages: list[dict]) -> dict:
+        key = hashlib.sha256(json.dumps({"model": self.backend.model, "messages": messages, "temperature": 0,
+                                         "max_tokens": self.max_tokens}, sort_keys=True).encode()).hexdigest()
+        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
+        if path and path.exists():
+            with self._lock:
+                self.counts["cache_hits"] += 1
+            return json.loads(path.read_text())
+        reply = self.backend.chat(messages, self.max_tokens)
+        with self._lock:
+            self.counts["calls"] += 1
+            self.counts["prompt_tokens"] += reply["prompt_tokens"]
+            self.counts["completion_tokens"] += reply["completion_tokens"]
+        if path:
+            write_atomic(path, json.dumps(reply))
+        return reply
+
+    def parse(self, text: str, valid: list[str]) -> tuple[str, bool]:
+        """The action a reply names, and whether it named a valid one (else the closest valid action)."""
+        m = re.findall(r"action\s*:\s*(.+)", text, flags=re.IGNORECASE)
+        said = (m[-1] if m else text).strip().strip("`'\".").strip()
+        lines = [line.strip() for line in said.splitlines() if line.strip()]
+        said = lines[-1] if lines else ""
+        lowered = {a.lower(): a for a in valid}
+        if said.lower() in lowered:
+            return lowered[said.lower()], True
+        return closest_valid(said, valid), False
+
+    def act(self, batch: list[Observation]) -> list[Decision]:
+        requests = [self._messages(ob) for ob in batch]
+        with ThreadPoolExecutor(max(1, min(self.concurrency, len(batch)))) as pool:
+            replies = list(pool.map(self._ask, requests))
+        decisions = []
+        for ob, reply in zip(batch, replies):
+            action, ok = self.parse(reply["text"], ob.step.valid_actions)
+            if not ok:
+                self.counts["invalid_replies"] += 1
+            self._episodes[ob.seed]["turns"].append({"role": "assistant", "content": reply["text"]})
+            decisions.append(Decision(action, [action], {"reply": reply["text"], "valid_reply": ok}))
+        return decisions
+
+    def stats(self) -> dict:
+        return dict(self.counts)

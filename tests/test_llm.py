@@ -1,0 +1,178 @@
+"""The LLM agent through the real `openai` client against a loopback chat-completions server."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from bct.agents.llm import LLMAgent, OpenAIBackend
+from bct.env import ModularEnv
+from bct.errors import UserError
+from bct.games import get_game
+from bct.gold import play_gold
+from bct.rollout import rollout
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = list(range(10000, 10004))
+KEY = "sk-test-secret-123"
+
+
+class ChatServer(ThreadingHTTPServer):
+    """Answers chat completions from `policy(messages)`; `failures` are statuses sent before real answers."""
+
+    def __init__(self, policy, failures=()):
+        self.policy, self.failures = policy, list(failures)
+        self.requests, self.in_flight, self.max_in_flight = [], 0, 0
+        self.lock = threading.Lock()
+        super().__init__(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        srv = self.server
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with srv.lock:
+            srv.requests.append({"body": body, "auth": self.headers.get("Authorization")})
+            srv.in_flight += 1
+            srv.max_in_flight = max(srv.max_in_flight, srv.in_flight)
+            status = srv.failures.pop(0) if srv.failures else 200
+        time.sleep(0.05)
+        if status == 200 and body["model"] == "no-such-model":
+            status = 404
+        text = srv.policy(body["messages"]) if status == 200 else ""
+        payload = ({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13}}
+                   if status == 200 else {"error": {"message": "scripted failure", "type": "server_error"}})
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if status == 429:
+            self.send_header("Retry-After", "0")
+        self.end_headers()
+        self.wfile.write(data)
+        with srv.lock:
+            srv.in_flight -= 1
+
+
+@pytest.fixture(scope="module")
+def plans():
+    """The gold action sequence of each twc dev seed, keyed by its first observation."""
+    game = get_game("twc")
+    with ModularEnv(game, [game.module]) as env:
+        trajs = [play_gold(env, s, "dev", True) for s in SEEDS]
+    return {t.steps[0].observation.strip(): t.actions for t in trajs}
+
+
+def oracle_policy(plans, template="{}"):
+    def policy(messages):
+        first = messages[1]["content"]
+        plan = next(p for obs, p in plans.items() if obs in first)
+        t = sum(m["role"] == "assistant" for m in messages)
+        return template.format(plan[t])
+    return policy
+
+
+def agent(server, tmp_path, **kw):
+    return LLMAgent(OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3), tmp_path / "cache",
+                    concurrency=4, history_turns=50, **kw)
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch):
+    monkeypatch.setenv("BCT_TEST_KEY", KEY)
+
+
+def test_scripted_oracle_scores_one_with_concurrent_queries(plans, tmp_path):
+    server = ChatServer(oracle_policy(plans))
+    a = agent(server, tmp_path)
+    results = rollout(a, get_game("twc"), "dev", SEEDS, True, batch_size=4)
+    assert all(r.score == 1.0 for r in results)
+    steps = sum(r.steps for r in results)
+    assert a.stats()["calls"] == len(server.requests) == steps and a.stats()["invalid_replies"] == 0
+    assert server.max_in_flight > 1  # episodes' queries overlap
+    first = server.requests[0]["body"]
+    assert first["temperature"] == 0 and first["messages"][0]["role"] == "system"
+    system, user = first["messages"][0]["content"], first["messages"][1]["content"]
+    assert "robot" in system and "query it to learn where it belongs" in system  # role and twc rules
+    assert "Valid actions:" in user and "Score: 0" in user and "Inventory" in user
+    assert server.requests[0]["auth"] == f"Bearer {KEY}"
+
+    # a rerun with the same cache costs no calls and plays the same
+    again = agent(server, tmp_path)
+    rerun = rollout(again, get_game("twc"), "dev", SEEDS, True, batch_size=4)
+    assert again.stats()["calls"] == 0 and again.stats()["cache_hits"] == steps
+    assert sorted((r.seed, r.score, r.steps) for r in rerun) == sorted((r.seed, r.score, r.steps) for r in results)
+
+
+def test_retries_on_server_errors_and_rate_limits(plans, tmp_path):
+    server = ChatServer(oracle_policy(plans), failures=[500, 429, 503])
+    results = rollout(agent(server, tmp_path), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1)
+    assert results[0].score == 1.0
+    assert len(server.requests) == results[0].steps + 3
+
+
+def test_think_template_and_malformed_replies(plans, tmp_path):
+    server = ChatServer(oracle_policy(plans, "Thought: the object goes where it belongs.\nAction: {}"))
+    a = agent(server, tmp_path, think=True)
+    assert rollout(a, get_game("twc"), "dev", SEEDS[:2], True, batch_size=2)[0].score == 1.0
+    assert "Action:" in server.requests[0]["body"]["messages"][0]["content"]
+
+    junk = ChatServer(lambda messages: "Hmm, I would rather dance!!")
+    b = agent(junk, tmp_path / "other")
+    r = rollout(b, get_game("twc"), "dev", SEEDS[:1], True, batch_size=1, step_limit=5)[0]
+    assert b.stats()["invalid_replies"] == r.steps == len(r.history)
+    assert all(h["valid_reply"] is False and h["reply"] == "Hmm, I would rather dance!!" for h in r.history)
+
+
+def test_one_shot_example_and_feedback(plans, tmp_path):
+    server = ChatServer(oracle_policy(plans))
+    rollout(agent(server, tmp_path, one_shot=True, feedback=True), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1)
+    system = server.requests[0]["body"]["messages"][0]["content"]
+    assert "An example of a game played well" in system and "> take " in system
+    last_user = server.requests[-1]["body"]["messages"][-1]["content"]
+    assert "Right position" not in last_user  # the final put ends the game: no query after it
+
+
+def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):
+    server = ChatServer(lambda m: "look around")
+    with pytest.raises(UserError, match="model 'no-such-model' was not found"):
+        LLMAgent(OpenAIBackend("no-such-model", server.url, "BCT_TEST_KEY", retries=0)).backend.chat(
+            [{"role": "user", "content": "hi"}], 5)
+    with pytest.raises(UserError, match="could not reach http://127.0.0.1:9/v1"):
+        OpenAIBackend("m", "http://127.0.0.1:9/v1", "BCT_TEST_KEY", retries=0).chat([{"role": "user", "content": "x"}], 5)
+    monkeypatch.delenv("BCT_TEST_KEY")
+    with pytest.raises(UserError, match="set the environment variable BCT_TEST_KEY"):
+        OpenAIBackend("m", server.url, "BCT_TEST_KEY")
+
+
+def test_cli_writes_results_without_the_key(plans, tmp_path):
+    server = ChatServer(oracle_policy(plans))
+    r = subprocess.run([sys.executable, "-m", "bct.evaluate", "agent=llm", "+game=twc", "num_variations=4",
+                        "batch_size=4", "progress=false", "agent.model=scripted", f"agent.base_url={server.url}",
+                        "agent.api_key_env=BCT_TEST_KEY", f"agent.cache_dir={tmp_path / 'cache'}",
+                        f"results_dir={tmp_path / 'results'}"], capture_output=True, text=True, cwd=ROOT,
+                       env={**__import__("os").environ, "BCT_TEST_KEY": KEY})
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = tmp_path / "results" / "llm-scripted-twc-modules" / "dev"
+    res = json.loads((out / "results.json").read_text())
+    assert res["avg_score"] == 1.0 and res["agent"] == "llm" and res["agent_stats"]["calls"] == len(server.requests)
+    for f in [out / "results.json", out / "histories.jsonl", *Path(tmp_path / "cache").rglob("*.json")]:
+        assert KEY not in f.read_text()
+    assert KEY not in r.stdout + r.stderr
+    hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+    assert all("reply" in h for h in hist)
