@@ -11,7 +11,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from bct.agents import AGENTS, Agent, OracleAgent, RandomAgent, T5Agent
-from bct.agents.llm import LLMAgent, OpenAIBackend
+from bct.agents.llm import LLMAgent, LocalBackend, OpenAIBackend
 from bct.agents.t5 import DECODINGS
 from bct.data import write_atomic
 from bct.config import entry
@@ -60,9 +60,10 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         run_name = f"{name}-{game.name}-{'modules' if modules else 'nomodules'}"
         checkpoint = None
         if name == "llm":
-            agent = make_llm_agent(cfg.agent)
+            agent = make_llm_agent(cfg.agent, cfg.device)
             flags = [k for k in ("one_shot", "think", "feedback") if cfg.agent[k]] + ([] if cfg.agent.constraints else ["norules"])
-            run_name = "-".join([f"llm-{Path(cfg.agent.model).name}", game.name, run_name.rsplit("-", 1)[1], *flags])
+            model_name = Path(cfg.agent.gguf_file or cfg.agent.model).name.removesuffix(".gguf")
+            run_name = "-".join([f"llm-{model_name}", game.name, run_name.rsplit("-", 1)[1], *flags])
         else:
             agent = OracleAgent() if name == "oracle" else RandomAgent(cfg.agent.seed)
     settings = {"agent": name, "checkpoint": checkpoint, "game": game.name,
@@ -73,8 +74,13 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
     return agent, game, modules, run_name, settings
 
 
-def make_llm_agent(a: DictConfig) -> LLMAgent:
-    backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
+def make_llm_agent(a: DictConfig, device: str | None = None) -> LLMAgent:
+    if a.backend not in ("openai", "local"):
+        raise unknown("agent.backend", a.backend, ["openai", "local"])
+    if a.backend == "local":
+        backend = LocalBackend(a.model, a.gguf_file, device)
+    else:
+        backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
     return LLMAgent(backend, a.cache_dir, a.concurrency, a.constraints, a.one_shot, a.think, a.feedback, a.max_tokens,
                     a.history_turns)
 

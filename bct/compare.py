@@ -1,0 +1,123 @@
+"""`python -m bct.compare [results_dir]`: every agent side by side with the published numbers.
+
+Rows are agents (with `+mod` where they play with the game's symbolic module), columns the four
+games of the paper and their average, cells `score (steps)`, as in Table 4 of "Large Language
+Models Are Neurosymbolic Reasoners". Published rows are marked as such. Writes the table as
+Markdown and a bar chart (PNG) next to the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bct.data import write_atomic
+from bct.games import PAPER_GAMES
+from bct.report import collect
+
+# Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
+PUBLISHED = {
+    "DRRN": {"arithmetic": (0.17, 10), "mapreader": (0.02, 50), "sorting": (0.03, 21), "twc": (0.57, 27),
+             "average": (0.20, 27)},
+    "DRRN+mod": {"arithmetic": (0.14, 7), "mapreader": (0.02, 50), "sorting": (0.03, 18), "twc": (0.37, 34),
+                 "average": (0.14, 27)},
+    "BCT t5-base": {"arithmetic": (0.56, 5), "mapreader": (0.71, 27), "sorting": (0.72, 7), "twc": (0.90, 6),
+                    "average": (0.72, 11)},
+    "BCT t5-base+mod": {"arithmetic": (1.00, 5), "mapreader": (1.00, 10), "sorting": (0.98, 8), "twc": (0.97, 3),
+                        "average": (0.99, 7)},
+    "LLM GPT-3.5+mod": {"arithmetic": (1.00, 4), "mapreader": (0.86, 15), "sorting": (0.71, 7), "twc": (0.94, 4),
+                        "average": (0.88, 7)},
+    "LLM GPT-4+mod": {"arithmetic": (1.00, 4), "mapreader": (0.99, 7), "sorting": (0.93, 8), "twc": (0.71, 16),
+                      "average": (0.91, 8)},
+}
+
+
+def label(row: dict) -> str:
+    """'BCT t5-cpu-scratch-ep16+mod', 'LLM gpt-4o+mod', 'Random', ... from a results row."""
+    prefix = f"{row['game']}-{row['variant']}-"
+    run = row["run"]
+    if row["agent"] == "t5":
+        name = "BCT " + (run[len(prefix):] if run.startswith(prefix) else run)
+    elif row["agent"] == "llm":
+        name = "LLM " + run[len("llm-"):].replace(f"-{row['game']}-{row['variant']}", "")
+    else:
+        name = row["agent"].capitalize()
+    return name + ("+mod" if row["variant"] == "modules" else "")
+
+
+def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
+    ours: dict[str, dict[str, tuple[float, float]]] = {}
+    for row in collect(results_dir, fold):
+        if row["game"] in PAPER_GAMES and row.get("avg_score") is not None:
+            ours.setdefault(label(row), {})[row["game"]] = (row["avg_score"], row["avg_steps"])
+    return sorted(ours), ours
+
+
+def cell(value: tuple[float, float] | None) -> str:
+    return f"{value[0]:.2f} ({value[1]:.0f})" if value else ""
+
+
+def average(cells: dict[str, tuple[float, float]]) -> tuple[float, float] | None:
+    """The published average where there is one, else the mean over the four games (blank if one is missing)."""
+    if "average" in cells:
+        return cells["average"]
+    if not all(g in cells for g in PAPER_GAMES):
+        return None
+    return (sum(cells[g][0] for g in PAPER_GAMES) / len(PAPER_GAMES),
+            sum(cells[g][1] for g in PAPER_GAMES) / len(PAPER_GAMES))
+
+
+def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> str:
+    head = ["agent", *PAPER_GAMES, "average"]
+    lines = [f"Score (steps) on {fold}, ours, beside the published test-set numbers (100 variations).", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, cells in rows.items():
+        lines.append("| " + " | ".join([name, *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))]) + " |")
+    for name, cells in published.items():
+        lines.append("| " + " | ".join([f"{name} (published)", *(cell(cells.get(g)) for g in PAPER_GAMES),
+                                         cell(average(cells))]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = [(n, c, False) for n, c in rows.items()] + [(f"{n} (published)", c, True) for n, c in published.items()]
+    groups = [*PAPER_GAMES, "average"]
+    width = 0.8 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(max(8, 1.6 * len(groups) + 0.25 * len(series)), 4.5))
+    for i, (name, cells, pub) in enumerate(series):
+        values = [(cells.get(g) or (0, 0))[0] for g in PAPER_GAMES] + [(average(cells) or (0, 0))[0]]
+        ax.bar([x + i * width for x in range(len(groups))], values, width, label=name, hatch="//" if pub else None,
+               alpha=0.6 if pub else 1.0)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))], groups)
+    ax.set_ylabel("score")
+    ax.set_ylim(0, 1.05)
+    ax.set_title(f"Ours on {fold} vs published (test), hatched")
+    ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results_dir", nargs="?", default="results")
+    ap.add_argument("--fold", default=None, help="test (default when there are test results) or dev")
+    args = ap.parse_args()
+    fold = args.fold or ("test" if collect(args.results_dir, "test") else "dev")
+    _, rows = table(args.results_dir, fold)
+    md = markdown(rows, PUBLISHED, fold)
+    print(md)
+    out = Path(args.results_dir)
+    write_atomic(out / f"comparison-{fold}.md", md)
+    chart(rows, PUBLISHED, out / f"comparison-{fold}.png", fold)
+    print(f"wrote {out / f'comparison-{fold}.md'} and {out / f'comparison-{fold}.png'}")
+
+
+if __name__ == "__main__":
+    main()
