@@ -10,19 +10,22 @@ import logging
 import os
 import shutil
 import time
+import traceback
 from pathlib import Path
 
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from bct.data import data_path, load_examples, read_manifest, write_atomic
-from bct.config import choices, entry
+from bct.config import CONF, choices, entry
 from bct.errors import UserError, exits_cleanly
 from bct.games import get_game
 from bct.model import RUN_CONFIG, build_from_config, load_pretrained
 
 log = logging.getLogger(__name__)
 OmegaConf.register_new_resolver("variant", lambda modules: "modules" if modules else "nomodules", replace=True)
+
+JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
 
 # The settings that make a run what it is: a checkpoint folder holds one of each.
 SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "warmup", "batch_size", "grad_accum",
@@ -158,13 +161,59 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     return run_dir
 
 
+def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir: Path) -> DictConfig:
+    """conf/evaluate.yaml for the T5 agent on `checkpoint`, with the train config's `eval` settings."""
+    base = OmegaConf.load(CONF / "evaluate.yaml")
+    for key in ("defaults", "hydra"):
+        del base[key]
+    base.agent = OmegaConf.load(CONF / "agent" / "t5.yaml")
+    return OmegaConf.merge(base, {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir),
+                                  "progress": cfg.progress}, cfg.eval)
+
+
+def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
+    """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
+
+    In a sweep a failing job is recorded and does not stop the others; a single run raises.
+    """
+    from bct.evaluate import evaluate
+
+    after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
+    game = cfg.get("game")
+    record = {"status": "running", "game": game.name if game else None, "variant": "modules" if cfg.modules else "nomodules",
+              "model": cfg.model.name, "epochs": cfg.epochs, "evaluate_after": after}
+    try:
+        run_dir = train(cfg)
+        record["checkpoint"] = str(run_dir.resolve())
+        record["metrics"] = json.loads((run_dir / RUN_CONFIG).read_text()).get("metrics", {})
+        if after != "none":
+            out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
+            record["results"] = str((out / "results.json").resolve())
+        record["status"] = "done"
+    except Exception as e:
+        record.update(status="failed", error=f"{type(e).__name__}: {e}")
+        write_atomic(job_dir / "error.txt", traceback.format_exc())
+        if not multirun:
+            raise
+        log.error("job failed (%s); see %s", record["error"], job_dir / "error.txt")
+    finally:
+        write_atomic(job_dir / JOB, json.dumps(record, indent=2) + "\n")
+    return record
+
+
 @hydra.main(config_path="../conf", config_name="train", version_base="1.3")
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
-    run_dir = train(cfg)
-    metrics = json.loads((run_dir / RUN_CONFIG).read_text()).get("metrics", {})
-    print(f"checkpoint: {run_dir} (train loss {metrics.get('train_loss', float('nan')):.4f}, "
-          f"{metrics.get('train_runtime', 0):.0f} s)")
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    hc = HydraConfig.get()
+    record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
+    if record["status"] == "done":
+        m = record["metrics"]
+        print(f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
+              f"{m.get('train_runtime', 0):.0f} s)" + (f"; {record['evaluate_after']} results: {record['results']}"
+                                                       if "results" in record else ""))
 
 
 main = entry(_hydra_main)

@@ -1,0 +1,127 @@
+"""`python -m bct.tune <sweep_dir>`: the paper's epoch tuning, from the jobs of a `bct.train -m` sweep.
+
+Reads every job's dev results, prints and writes a table of dev score and steps by epochs (per game
+and variant, `tuning-results.txt`), plots score against epochs (`tuning-scores.png`), picks the best
+epochs (ties go to fewer epochs) and evaluates that checkpoint on test, or prints the command
+(`--dry-run`). Failed or unfinished jobs are reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from pathlib import Path
+
+from bct.data import write_atomic
+from bct.errors import UserError, exits_cleanly
+from bct.train import JOB
+
+
+def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
+    """Finished jobs with dev results, and a line for each job that failed or left no results."""
+    jobs, problems = [], []
+    folders = sorted({p.parent.parent for p in sweep_dir.rglob(".hydra/config.yaml")} | {p.parent for p in sweep_dir.rglob(JOB)})
+    for folder in folders:
+        name = folder.relative_to(sweep_dir)
+        if not (folder / JOB).exists():
+            problems.append(f"{name}: no {JOB} (still running, killed, or not a bct.train job)")
+            continue
+        job = json.loads((folder / JOB).read_text())
+        if job["status"] != "done":
+            problems.append(f"{name}: {job['status']}: {job.get('error', '')}".rstrip(": "))
+        elif "results" not in job or not Path(job["results"]).exists():
+            problems.append(f"{name}: trained but not evaluated (evaluate_after={job.get('evaluate_after')})")
+        else:
+            res = json.loads(Path(job["results"]).read_text())
+            jobs.append({**job, "folder": str(folder), "fold": res["fold"], "score": res["avg_score"],
+                         "steps": res["avg_steps"], "n": res["num_variations"]})
+    return jobs, problems
+
+
+def best(jobs: list[dict]) -> dict:
+    """Highest dev score; ties go to fewer epochs."""
+    return max(jobs, key=lambda j: (j["score"], -j["epochs"]))
+
+
+def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
+    lines = []
+    for (game, variant, model), jobs in sorted(groups.items()):
+        choice = best(jobs)
+        lines += [f"{game} ({variant}, {model}), {jobs[0]['fold']} set, {jobs[0]['n']} variations",
+                  f"{'epochs':>8} {'score':>8} {'steps':>8}"]
+        for j in sorted(jobs, key=lambda j: j["epochs"]):
+            mark = "  <- best" if j is choice else ""
+            lines.append(f"{j['epochs']:>8} {j['score']:>8.3f} {j['steps']:>8.1f}{mark}")
+        lines.append("")
+    if problems:
+        lines += ["Jobs without results:", *(f"  {p}" for p in problems), ""]
+    return "\n".join(lines)
+
+
+def plot(groups: dict[tuple, list[dict]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for (game, variant, model), jobs in sorted(groups.items()):
+        jobs = sorted(jobs, key=lambda j: j["epochs"])
+        ax.plot([j["epochs"] for j in jobs], [j["score"] for j in jobs], marker="o", label=f"{game} {variant} {model}")
+    ax.set_xlabel("training epochs")
+    ax.set_ylabel("dev score")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def test_command(job: dict, num_variations: int, results_dir: str) -> list[str]:
+    return ["python", "-m", "bct.evaluate", f"checkpoint={job['checkpoint']}", "fold=test",
+            f"num_variations={num_variations}", f"results_dir={results_dir}"]
+
+
+@exits_cleanly
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sweep_dir")
+    ap.add_argument("--dry-run", action="store_true", help="print the test evaluation commands instead of running them")
+    ap.add_argument("--num-variations", type=int, default=100, help="test variations for the chosen checkpoints")
+    ap.add_argument("--results-dir", default=None, help="where test results go (default: <sweep_dir>/test-results)")
+    args = ap.parse_args(argv)
+    sweep = Path(args.sweep_dir)
+    if not sweep.is_dir():
+        raise UserError(f"no sweep folder at {sweep}; run 'python -m bct.train -m +game=NAME epochs=2,4,6' first")
+    jobs, problems = read_jobs(sweep)
+    if not jobs:
+        raise UserError(f"no job under {sweep} has dev results" + (f" ({len(problems)} without: {problems[0]})" if problems else ""))
+    groups: dict[tuple, list[dict]] = {}
+    for j in jobs:
+        groups.setdefault((j["game"], j["variant"], j["model"]), []).append(j)
+    text = tuning_table(groups, problems)
+    print(text)
+    write_atomic(sweep / "tuning-results.txt", text)
+    plot(groups, sweep / "tuning-scores.png")
+    print(f"wrote {sweep / 'tuning-results.txt'} and {sweep / 'tuning-scores.png'}")
+    results_dir = args.results_dir or str(sweep / "test-results")
+    for key, group in sorted(groups.items()):
+        command = test_command(best(group), args.num_variations, results_dir)
+        if args.dry_run:
+            print(shlex.join(command))
+            continue
+        from hydra import compose, initialize_config_dir
+
+        from bct.config import CONF
+        from bct.evaluate import evaluate
+
+        with initialize_config_dir(str(CONF), version_base="1.3"):
+            out = evaluate(compose("evaluate", overrides=command[3:]))
+        r = json.loads((out / "results.json").read_text())
+        print(f"{key[0]} ({key[1]}): best epochs {best(group)['epochs']}, test score {r['avg_score']:.3f}, "
+              f"steps {r['avg_steps']:.1f} -> {out}")
+
+
+if __name__ == "__main__":
+    main()

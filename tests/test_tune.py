@@ -1,0 +1,63 @@
+"""Epoch sweeps: Hydra multirun jobs (local submitit launcher), SLURM settings, and bct.tune."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bct.tune import main as tune
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["+game=twc", "model=t5-tiny-scratch", "num_games=2", "eval.num_variations=2", "eval.num_beams=2",
+        "eval.batch_size=2", "progress=false"]
+
+
+def sweep(tmp_path, *args):
+    r = subprocess.run([sys.executable, "-m", "bct.train", "-m", *TINY, f"checkpoint_dir={tmp_path / 'ck'}",
+                        f"data_dir={tmp_path / 'data'}", f"hydra.sweep.dir={tmp_path / 'sweep'}", *args],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    return tmp_path / "sweep"
+
+
+def test_local_launcher_sweep_and_tune(tmp_path, capsys):
+    out = sweep(tmp_path, "hydra/launcher=local", "epochs=1,2")
+    jobs = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/job.json")}
+    assert set(jobs) == {"0-twc-modules-t5-tiny-scratch-ep1", "1-twc-modules-t5-tiny-scratch-ep2"}
+    assert (out / ".submitit").is_dir()  # ran as submitit jobs
+    for job in jobs.values():
+        assert job["status"] == "done" and Path(job["checkpoint"], "bct_config.json").exists()
+        assert json.loads(Path(job["results"]).read_text())["fold"] == "dev"
+    scores = {j["epochs"]: json.loads(Path(j["results"]).read_text())["avg_score"] for j in jobs.values()}
+    chosen = 1 if scores[1] >= scores[2] else 2  # ties go to fewer epochs
+
+    tune([str(out), "--num-variations", "2"])
+    printed = capsys.readouterr().out
+    assert f"best epochs {chosen}, test score" in printed
+    table = (out / "tuning-results.txt").read_text()
+    assert "twc (modules, t5-tiny-scratch), dev set, 2 variations" in table
+    assert [line.split()[0] for line in table.splitlines() if line.strip().endswith("<- best")] == [str(chosen)]
+    assert (out / "tuning-scores.png").stat().st_size > 5000
+    test = next((out / "test-results").rglob("results.json"))
+    assert json.loads(test.read_text())["fold"] == "test" and f"-ep{chosen}" in str(test)
+
+
+def test_a_failed_job_is_reported_and_the_rest_still_chosen(tmp_path, capsys):
+    # the second job reuses the first one's checkpoint folder with another lr: it is refused, and fails alone
+    out = sweep(tmp_path, "epochs=1", "lr=0.001,0.002")
+    failed = [json.loads(p.read_text()) for p in out.glob("*/job.json") if json.loads(p.read_text())["status"] == "failed"]
+    assert len(failed) == 1 and "another config" in failed[0]["error"]
+    assert len(list(out.glob("*/error.txt"))) == 1
+    tune([str(out), "--dry-run"])
+    printed = capsys.readouterr().out
+    assert "Jobs without results:" in printed and "failed: UserError" in printed
+    assert "python -m bct.evaluate checkpoint=" in printed and "fold=test" in printed
+
+
+def test_slurm_launcher_settings_without_a_cluster():
+    r = subprocess.run([sys.executable, "-m", "bct.train", "hydra/launcher=slurm", "+game=sorting", "epochs=4",
+                        "hydra.launcher.partition=a100", "--cfg", "hydra"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    for line in ["partition: a100", "gpus_per_node: 1", "timeout_min: 120", "cpus_per_task: 8", "mem_gb: 32",
+                 "submitit_folder: ${hydra.sweep.dir}/.submitit/%j", "SlurmLauncher"]:
+        assert line in r.stdout, line
