@@ -116,3 +116,11 @@ def test_bad_input_is_one_line(tmp_path, args, says):
     assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr[-2000:]
     if "hub" in says:
         assert "model=t5-cpu-scratch" in lines[0] and "model=t5-tiny-scratch" in lines[0]
+
+
+def test_wandb_offline_needs_no_account_or_network(tmp_path, monkeypatch):
+    monkeypatch.setenv("WANDB_DIR", str(tmp_path))
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    train(config(tmp_path, "+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", "wandb.mode=offline"))
+    runs = list((tmp_path / "wandb").glob("offline-run-*"))
+    assert len(runs) == 1 and any(runs[0].rglob("*.wandb"))
