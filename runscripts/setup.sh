@@ -23,5 +23,6 @@ pip() {  # quiet pip; drops the warnings about package-index folders that some m
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
 # PyTorch first and explicitly: a CPU build where one is at hand keeps CI and laptops fast.
-.venv/bin/python -c 'import torch' 2>/dev/null || pip "${TORCH_SPEC:-torch==2.13.0}"
+read -ra torch_spec <<< "${TORCH_SPEC:-torch==2.13.0}"  # may carry pip options, e.g. --index-url URL
+.venv/bin/python -c 'import torch' 2>/dev/null || pip "${torch_spec[@]}"
 pip -e ".[dev]"
