@@ -16,14 +16,12 @@ from bct.agents.t5 import DECODINGS
 from bct.data import write_atomic
 from bct.config import entry
 from bct.errors import UserError, exits_cleanly, unknown
-from bct.games import Game, check_fold, get_game
+from bct.games import Game, fold_seeds, get_game
 from bct.model import load_checkpoint
 from bct.rollout import EpisodeResult, rollout
 
 log = logging.getLogger(__name__)
 
-FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: 1000 consecutive seeds per fold
-FOLD_SIZE = 1000
 # The settings that define an evaluation: a results folder holds one of each, so reruns can resume.
 SETTINGS = ("agent", "checkpoint", "game", "variant", "fold", "step_limit", "repeat_limit", "decoding", "num_beams",
             "fallback_skip", "agent_config")
@@ -110,10 +108,7 @@ def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_s
 
 def evaluate(cfg: DictConfig) -> Path:
     """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes."""
-    check_fold(cfg.fold)
-    if not 1 <= cfg.num_variations <= FOLD_SIZE:
-        raise UserError(f"num_variations={cfg.num_variations}: the {cfg.fold} fold has {FOLD_SIZE} variations; "
-                        f"choose 1 to {FOLD_SIZE}")
+    wanted = fold_seeds(cfg.fold, cfg.num_variations)
     agent, game, modules, run_name, settings = make_agent(cfg)
     out = Path(cfg.results_dir) / run_name / cfg.fold
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
@@ -125,7 +120,6 @@ def evaluate(cfg: DictConfig) -> Path:
                             f"choose another results_dir or delete that folder")
     out.mkdir(parents=True, exist_ok=True)
     episodes = read_histories(histories_file)
-    wanted = list(range(FOLD_SEEDS[cfg.fold], FOLD_SEEDS[cfg.fold] + cfg.num_variations))
     done = {e["seed"] for e in episodes}
     episodes = [e for e in episodes if e["seed"] in wanted]
     todo = [s for s in wanted if s not in done]

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from bct.errors import UserError, unknown
 
 FOLDS = ("train", "dev", "test")
+FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: each fold's seeds start here, 1000 in a row
+FOLD_SIZE = 1000
 VARIANTS = ("modules", "nomodules")
 
 _TWC_PARAMS = "numLocations={rooms},numItemsToPutAway={items},includeDoors=0,limitInventorySize=0"
@@ -52,6 +54,14 @@ def check_fold(fold: str) -> str:
     if fold not in FOLDS:
         raise unknown("fold", fold, FOLDS)
     return fold
+
+
+def fold_seeds(fold: str, n: int, what: str = "variations", key: str = "num_variations") -> list[int]:
+    """The first `n` games (TWX seeds) of a fold."""
+    check_fold(fold)
+    if not 1 <= n <= FOLD_SIZE:
+        raise UserError(f"{key}={n}: the {fold} fold has {FOLD_SIZE} {what}; choose 1 to {FOLD_SIZE}")
+    return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + n))
 
 
 def check_variant(variant: str) -> str:

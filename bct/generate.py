@@ -14,8 +14,8 @@ from tqdm.auto import tqdm
 
 from bct.data import MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
 from bct.env import ModularEnv
-from bct.errors import UserError, exits_cleanly
-from bct.games import check_choices, check_fold, check_variant, get_game
+from bct.errors import exits_cleanly
+from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
 from bct.gold import play_gold
 
 log = logging.getLogger(__name__)
@@ -27,8 +27,7 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
     games = [get_game(g).name for g in check_choices("game", games, get_game)]
     variants = check_choices("variant", variants, check_variant)
     folds = check_choices("fold", folds, check_fold)
-    if int(num_games) < 1:
-        raise UserError(f"num_games must be at least 1, got {num_games}")
+    seeds_of = {fold: fold_seeds(fold, int(num_games), "games", "num_games") for fold in folds}
     out_dir = Path(out_dir)
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
@@ -48,9 +47,7 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
         for variant in dict.fromkeys(j[1] for j in jobs if j[0] == game):
             with ModularEnv(g, [g.module] if variant == "modules" else []) as env:
                 for _, _, fold, rel in [j for j in jobs if j[:2] == (game, variant)]:
-                    seeds = _seeds(env, fold)[: int(num_games)]
-                    if len(seeds) < int(num_games):
-                        raise UserError(f"the {fold} fold has {len(seeds)} games; ask for num_games<={len(seeds)}")
+                    seeds = seeds_of[fold]
                     start, rows, failed = time.time(), [], []
                     for seed in seeds:
                         traj = play_gold(env, seed, fold, modules=variant == "modules")
@@ -71,11 +68,6 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
                     write_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n")
     bar.close()
     return manifest
-
-
-def _seeds(env: ModularEnv, fold: str) -> list[int]:
-    get = {"train": env.twx.getValidSeedsTrain, "dev": env.twx.getValidSeedsDev, "test": env.twx.getValidSeedsTest}
-    return sorted(get[fold]())
 
 
 @hydra.main(config_path="../conf", config_name="generate", version_base="1.3")
