@@ -2,7 +2,8 @@
 
 Rows are agents (with `+mod` where they play with the game's symbolic module), columns the four
 games of the paper and their average, cells `score (steps)`, as in Table 4 of "Large Language
-Models Are Neurosymbolic Reasoners". Published rows are marked as such. Writes the table as
+Models Are Neurosymbolic Reasoners". Steps are environment steps on both sides: the published
+numbers count the actions sent to the game, not module calls, so ours are `avg_env_steps`. Published rows are marked as such. Writes the table as
 Markdown and a bar chart (PNG) next to the results.
 """
 
@@ -33,10 +34,15 @@ PUBLISHED = {
 
 
 def label(row: dict) -> str:
-    """'BCT t5-cpu-scratch-ep16+mod', 'LLM gpt-4o+mod', 'Random', ... from a results row."""
+    """'BCT t5-cpu-scratch-ep4 placeholders rank+mod', 'LLM gpt-4o+mod', 'Random', ... from a results row."""
     prefix = f"{row['game']}-{row['variant']}-"
     run = row["run"]
-    if row["agent"] == "t5":
+    if row["agent"] == "t5" and "trained" in row:  # what the model is, whatever its folder is called
+        t = row["trained"]
+        name = f"BCT {t['model']}-ep{t['epochs']}" + (f" {t['entities']}" if t["entities"] != "text" else "")
+        name += f" {row['settings']['decoding']}" if row["settings"].get("decoding") != "generate" else ""
+        name += " beam" if row["settings"].get("beam_groups") == 1 else ""
+    elif row["agent"] == "t5":
         name = "BCT " + (run[len(prefix):] if run.startswith(prefix) else run)
     elif row["agent"] == "llm":
         name = "LLM " + run[len("llm-"):].replace(f"-{row['game']}-{row['variant']}", "")
@@ -49,7 +55,7 @@ def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict
     ours: dict[str, dict[str, tuple[float, float]]] = {}
     for row in collect(results_dir, fold):
         if row["game"] in PAPER_GAMES and row.get("avg_score") is not None:
-            ours.setdefault(label(row), {})[row["game"]] = (row["avg_score"], row["avg_steps"])
+            ours.setdefault(label(row), {})[row["game"]] = (row["avg_score"], row["avg_env_steps"])
     return sorted(ours), ours
 
 
@@ -69,7 +75,8 @@ def average(cells: dict[str, tuple[float, float]]) -> tuple[float, float] | None
 
 def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> str:
     head = ["agent", *PAPER_GAMES, "average"]
-    lines = [f"Score (steps) on {fold}, ours, beside the published test-set numbers (100 variations).", "",
+    lines = [f"Score (environment steps; module calls not counted) on {fold}, ours, beside the published "
+             f"test-set numbers (100 variations).", "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, cells in rows.items():
         lines.append("| " + " | ".join([name, *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))]) + " |")

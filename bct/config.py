@@ -9,11 +9,15 @@ from typing import Callable
 
 from bct.errors import exits_cleanly, unknown
 
-CONF = Path(__file__).resolve().parent.parent / "conf"
+CONF = Path(__file__).resolve().parent / "conf"  # shipped inside the package; ./conf links here
 
 
 def choices(group: str) -> list[str]:
-    """The options of a config group (conf/<group>/*.yaml)."""
+    """The options of a config group (bct/conf/<group>/*.yaml; games come from the registry)."""
+    if group == "game":
+        from bct.games import ALIASES, GAMES
+
+        return sorted([*GAMES, *ALIASES])
     return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
 
 

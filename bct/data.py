@@ -13,15 +13,20 @@ from bct.gold import Trajectory
 from bct.prompt import pack_history
 
 MANIFEST = "manifest.json"
+DATA_FORMAT = 3  # 2: examples carry their valid actions; 3: and each episode's final state; older files are regenerated
+COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 
 def examples(traj: Trajectory, variant: str) -> list[dict]:
-    """One seq2seq example per action of a trajectory: the packed prompt and the action to take."""
+    """One seq2seq example per action of a trajectory: the packed prompt, the action to take and the
+    valid actions it was chosen from (what `bct.prompt.represent` needs to rewrite names); then the
+    final state with target `completed`, marked `final` (training uses it with `final_example=true`)."""
     sources = pack_history(traj.steps)
     return [
-        {"source": sources[i], "target": traj.steps[i + 1].action, "game": traj.game, "variant": variant,
-         "fold": traj.fold, "seed": traj.seed, "step": i}
-        for i in range(len(traj.steps) - 1)
+        {"source": sources[i], "target": traj.steps[i + 1].action if i + 1 < len(traj.steps) else COMPLETED,
+         "valid_actions": traj.steps[i].valid_actions, "final": i + 1 == len(traj.steps),
+         "game": traj.game, "variant": variant, "fold": traj.fold, "seed": traj.seed, "step": i}
+        for i in range(len(traj.steps))
     ]
 
 

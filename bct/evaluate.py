@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from pathlib import Path
 
 import hydra
@@ -19,12 +20,13 @@ from bct.errors import UserError, exits_cleanly, unknown
 from bct.games import Game, fold_seeds, get_game
 from bct.model import load_checkpoint
 from bct.rollout import EpisodeResult, rollout
+from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
 
 # The settings that define an evaluation: a results folder holds one of each, so reruns can resume.
-SETTINGS = ("agent", "checkpoint", "game", "variant", "fold", "step_limit", "repeat_limit", "decoding", "num_beams",
-            "fallback_skip", "agent_config")
+SETTINGS = ("agent", "checkpoint", "fingerprint", "game", "variant", "fold", "step_limit", "repeat_limit", "decoding",
+            "num_beams", "beam_groups", "diversity_penalty", "fallback_skip", "agent_config")
 
 
 def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
@@ -34,23 +36,29 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         raise unknown("agent", name, AGENTS)
     game = get_game(cfg.game.name) if cfg.get("game") else None
     extra = {k: v for k, v in OmegaConf.to_container(cfg.agent, resolve=True).items() if k != "name"}
+    decoding, run = None, {}
     if name == "t5":
         if not cfg.checkpoint:
             raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
-        if cfg.decoding not in DECODINGS:
-            raise unknown("decoding", cfg.decoding, DECODINGS)
         model, tokenizer, run = load_checkpoint(cfg.checkpoint)
         trained = run["settings"]
+        decoding = cfg.decoding or run.get("eval_defaults", {}).get("decoding", "generate")
+        if decoding not in DECODINGS:
+            raise unknown("decoding", decoding, DECODINGS)
         trained_on = get_game(trained["game"])
         game = game or trained_on
         # actions are short: generating past the longest trained action only lengthens degenerate beams
         max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
-        agent = T5Agent(model, tokenizer, cfg.decoding, cfg.num_beams, trained["max_source_length"], max_new,
-                        cfg.fallback_skip, cfg.device, model_batch=cfg.model_batch)
+        agent = T5Agent(model, tokenizer, decoding, cfg.num_beams, trained["max_source_length"], max_new,
+                        cfg.fallback_skip, cfg.device, model_batch=cfg.model_batch,
+                        entities=trained.get("entities", "text"), beam_groups=cfg.beam_groups,
+                        diversity_penalty=cfg.diversity_penalty)
         modules = trained["variant"] == "modules"
         run_name = Path(cfg.checkpoint).name + ("" if game == trained_on else f"-on-{game.name}")
-        run_name += "-rank" if cfg.decoding == "rank" else ""
+        run_name += "-rank" if decoding == "rank" else ("-beam" if cfg.beam_groups == 1 else "")
         checkpoint = str(Path(cfg.checkpoint).resolve())
+        agent.trained = {"model": trained["model"]["name"], "epochs": trained["epochs"],
+                         "num_games": trained["num_games"], "entities": trained.get("entities", "text")}
     else:
         if game is None:
             raise UserError(f"agent={name} needs a game: python -m bct.evaluate agent={name} +game=twc")
@@ -59,15 +67,18 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
         checkpoint = None
         if name == "llm":
             agent = make_llm_agent(cfg.agent, cfg.device)
-            flags = [k for k in ("one_shot", "think", "feedback") if cfg.agent[k]] + ([] if cfg.agent.constraints else ["norules"])
+            flags = [k for k in ("one_shot", "think", "feedback", "guidance") if cfg.agent[k]] + ([] if cfg.agent.constraints else ["norules"])
             model_name = Path(cfg.agent.gguf_file or cfg.agent.model).name.removesuffix(".gguf")
             run_name = "-".join([f"llm-{model_name}", game.name, run_name.rsplit("-", 1)[1], *flags])
         else:
             agent = OracleAgent() if name == "oracle" else RandomAgent(cfg.agent.seed)
-    settings = {"agent": name, "checkpoint": checkpoint, "game": game.name,
+    settings = {"agent": name, "checkpoint": checkpoint, "fingerprint": run.get("fingerprint") if name == "t5" else None,
+                "game": game.name,
                 "variant": "modules" if modules else "nomodules", "fold": cfg.fold, "step_limit": cfg.step_limit,
-                "repeat_limit": cfg.repeat_limit, "decoding": cfg.decoding if name == "t5" else None,
+                "repeat_limit": cfg.repeat_limit, "decoding": decoding if name == "t5" else None,
                 "num_beams": cfg.num_beams if name == "t5" else None,
+                "beam_groups": cfg.beam_groups if name == "t5" and decoding == "generate" else None,
+                "diversity_penalty": cfg.diversity_penalty if name == "t5" and decoding == "generate" else None,
                 "fallback_skip": cfg.fallback_skip if name == "t5" else None, "agent_config": extra}
     return agent, game, modules, run_name, settings
 
@@ -80,7 +91,7 @@ def make_llm_agent(a: DictConfig, device: str | None = None) -> LLMAgent:
     else:
         backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
     return LLMAgent(backend, a.cache_dir, a.concurrency, a.constraints, a.one_shot, a.think, a.feedback, a.max_tokens,
-                    a.history_turns)
+                    a.history_turns, a.guidance)
 
 
 def read_histories(path: Path) -> list[dict]:
@@ -94,7 +105,8 @@ def read_histories(path: Path) -> list[dict]:
     return [json.loads(line) for line in complete.splitlines()]
 
 
-def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict) -> dict:
+def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict,
+              trained: dict | None = None) -> dict:
     n = len(episodes)
     mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
     per_variation = sorted(({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")}
@@ -103,17 +115,26 @@ def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_s
             "num_variations": n, "complete": n == num_variations, "avg_score": mean("score"),
             "avg_steps": mean("steps"), "avg_env_steps": mean("env_steps"), "avg_module_steps": mean("module_steps"),
             "success_rate": mean("success"), "settings": settings, "agent_stats": agent_stats,
+            **({"trained": trained} if trained else {}),
             "per_variation": per_variation}
 
 
 def evaluate(cfg: DictConfig) -> Path:
     """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes."""
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
+    set_threads(cfg.threads)
     agent, game, modules, run_name, settings = make_agent(cfg)
     out = Path(cfg.results_dir) / run_name / cfg.fold
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
     if results_file.exists():
         previous = json.loads(results_file.read_text()).get("settings")
+        if previous != settings and previous and {k for k in SETTINGS if previous.get(k) != settings[k]} == {"fingerprint"}:
+            # the same run, retrained: its old results describe other weights
+            stale = out.with_name(f"{out.name}.replaced-{(previous.get('fingerprint') or 'unknown')[:8]}")
+            shutil.rmtree(stale, ignore_errors=True)
+            out.rename(stale)
+            log.warning("%s held results of earlier weights of this checkpoint; moved to %s, evaluating afresh", out, stale)
+            previous = settings
         if previous != settings:
             diff = [k for k in SETTINGS if (previous or {}).get(k) != settings[k]]
             raise UserError(f"{out} holds an evaluation with other settings (differs in: {', '.join(diff)}); "
@@ -134,7 +155,7 @@ def evaluate(cfg: DictConfig) -> Path:
         with histories_file.open("a") as f:  # one whole line per finished episode
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
         episodes.append(record)
-        write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats()), indent=2) + "\n")
+        write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats(), getattr(agent, "trained", None)), indent=2) + "\n")
         bar.update()
         bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / len(episodes):.3f}")
 
@@ -143,11 +164,11 @@ def evaluate(cfg: DictConfig) -> Path:
     finally:
         bar.close()
         agent.close()
-    write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats()), indent=2) + "\n")
+    write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats(), getattr(agent, "trained", None)), indent=2) + "\n")
     return out
 
 
-@hydra.main(config_path="../conf", config_name="evaluate", version_base="1.3")
+@hydra.main(config_path="conf", config_name="evaluate", version_base="1.3")
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
     out = evaluate(cfg)

@@ -43,6 +43,19 @@ ALIASES = {"mapreader-random": "mapreader", "twc-easy": "twc"}
 PAPER_GAMES = ("arithmetic", "mapreader", "sorting", "twc")
 
 
+def register_configs() -> None:
+    """The registry is the one place games are defined: Hydra's `game` group (`+game=NAME`) is made
+    from it, one config per name and alias."""
+    from hydra.core.config_store import ConfigStore
+
+    cs = ConfigStore.instance()
+    for name in [*GAMES, *ALIASES]:
+        cs.store(group="game", name=name, node={"name": ALIASES.get(name, name)})  # an alias names its game
+
+
+register_configs()
+
+
 def get_game(name: str) -> Game:
     key = ALIASES.get(name, name)
     if key not in GAMES:

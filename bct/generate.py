@@ -12,7 +12,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from bct.data import MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
+from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
 from bct.env import ModularEnv
 from bct.errors import exits_cleanly
 from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
@@ -31,7 +31,7 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
     out_dir = Path(out_dir)
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
-    settings = {"num_games": int(num_games), "twx_version": twx_version}
+    settings = {"num_games": int(num_games), "twx_version": twx_version, "format": DATA_FORMAT}
 
     jobs = []
     for game in games:
@@ -70,7 +70,7 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
     return manifest
 
 
-@hydra.main(config_path="../conf", config_name="generate", version_base="1.3")
+@hydra.main(config_path="conf", config_name="generate", version_base="1.3")
 @exits_cleanly
 def main(cfg: DictConfig) -> None:
     start = time.time()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
 from pathlib import Path
 from typing import Iterable
 
@@ -13,13 +11,18 @@ from bct.errors import UserError
 RUN_CONFIG = "bct_config.json"
 
 
-def hub_reachable(timeout: float = 3.0) -> bool:
-    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false"):
+def hub_reachable(timeout: float = 5.0) -> bool:
+    """Whether the hub answers, asked through huggingface_hub's own session: it honours HF_HUB_OFFLINE,
+    HF_ENDPOINT and HTTPS proxies. Unreachable, loading uses the local cache at once rather than
+    retrying for a minute."""
+    from huggingface_hub import constants, get_session
+
+    if constants.HF_HUB_OFFLINE:
         return False
     try:
-        socket.create_connection(("huggingface.co", 443), timeout=timeout).close()
+        get_session().head(constants.ENDPOINT, timeout=timeout)
         return True
-    except OSError:
+    except Exception:  # connection refused, DNS failure, proxy error, time-out: not reachable
         return False
 
 
@@ -48,6 +51,19 @@ def build_from_config(config: dict, tokenizer):
     t5 = T5Config(vocab_size=len(tokenizer), pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
                   decoder_start_token_id=tokenizer.pad_token_id, **config)
     return T5ForConditionalGeneration(t5)
+
+
+def weights_fingerprint(path: str | Path) -> str:
+    """What the weights are: a digest of the saved weight files, so that results follow the model,
+    not the folder it was saved in (a retrained run has the same folder and other weights)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(Path(path).glob("*.safetensors")) + sorted(Path(path).glob("*.bin")):
+        with f.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()[:16]
 
 
 def load_checkpoint(path: str | Path):

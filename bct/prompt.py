@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bct.entities import EntityMap, TextMap, check_representation
 from bct.env import Step
 
 
@@ -36,3 +37,16 @@ def prompt_at(steps: list[Step], i: int) -> str:
 def pack_history(steps: list[Step]) -> list[str]:
     """Sources for every step of an episode (training data and evaluation both use `prompt_at`)."""
     return [prompt_at(steps, i) for i in range(len(steps))]
+
+
+def represent(source: str, valid_actions: list[str], entities: str = "text") -> EntityMap | TextMap:
+    """What the model sees for one packed prompt: `entities=text` (the paper's) keeps the names;
+    `entities=placeholders` rewrites names and numbers (bct.entities). Training data and evaluation
+    both go through here, so a model is always shown prompts built the same way."""
+    return (EntityMap if check_representation(entities) == "placeholders" else TextMap)(source, valid_actions)
+
+
+def training_pair(row: dict, entities: str = "text") -> tuple[str, str]:
+    """(source, target) of one generated example (a row of data/<game>/<variant>/<fold>.jsonl)."""
+    m = represent(row["source"], row["valid_actions"], entities)
+    return m.source, m.rewrite(row["target"])

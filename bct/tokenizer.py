@@ -13,11 +13,14 @@ from typing import Iterable
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import PreTrainedTokenizerFast
 
+from bct.entities import PLACEHOLDERS
+
 SPECIAL = ["<pad>", "</s>", "<unk>", "<extra_id_0>"]
 ALPHABET = sorted(set(string.printable) - set(string.whitespace)) + ["▁"]
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000) -> PreTrainedTokenizerFast:
+def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000, placeholders: bool = False) -> PreTrainedTokenizerFast:
+    """A BPE tokenizer for `texts`; with `placeholders`, the entity placeholders are single tokens."""
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.NFKC()
     tok.pre_tokenizer = pre_tokenizers.Sequence([
@@ -30,5 +33,8 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000) -> PreTrainedT
     tok.train_from_iterator(texts, trainer)
     tok.post_processor = processors.TemplateProcessing(
         single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", tok.token_to_id("</s>"))])
-    return PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>",
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>",
                                    additional_special_tokens=["<extra_id_0>"], model_max_length=1024)
+    if placeholders:  # ordinary added tokens (not special), so that decoding keeps them
+        fast.add_tokens(PLACEHOLDERS)
+    return fast

@@ -5,6 +5,7 @@ Multi-GPU: `accelerate launch -m bct.train +game=sorting epochs=8` (the trainer 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -16,27 +17,39 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
-from bct.data import data_path, load_examples, read_manifest, write_atomic
+from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest, write_atomic
 from bct.config import CONF, choices, entry
 from bct.errors import UserError, exits_cleanly
 from bct.games import get_game
-from bct.model import RUN_CONFIG, build_from_config, load_pretrained
+from bct.entities import PLACEHOLDERS, check_representation
+from bct.model import RUN_CONFIG, build_from_config, load_pretrained, weights_fingerprint
+from bct.prompt import training_pair
+from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
-OmegaConf.register_new_resolver("variant", lambda modules: "modules" if modules else "nomodules", replace=True)
 
 JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
 
 # The settings that make a run what it is: a checkpoint folder holds one of each.
-SETTINGS = ("game", "variant", "model", "epochs", "num_games", "lr", "warmup", "batch_size", "grad_accum",
-            "max_source_length", "max_target_length", "seed")
+SETTINGS = ("game", "variant", "model", "entities", "epochs", "num_games", "final_example", "lr", "warmup",
+            "batch_size", "grad_accum", "max_source_length", "max_target_length", "seed", "trainer")
 
 
 def run_settings(cfg: DictConfig) -> dict:
     values = {"game": get_game(cfg.game.name).name, "variant": "modules" if cfg.modules else "nomodules",
-              "model": OmegaConf.to_container(cfg.model, resolve=True)}
+              "model": OmegaConf.to_container(cfg.model, resolve=True),
+              "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}}
     values.update({k: cfg[k] for k in SETTINGS if k not in values})
     return values
+
+
+def run_name(cfg: DictConfig, settings: dict) -> str:
+    """`run_name`, or <game>-<variant>-<model>-ep<epochs>-<digest of every setting that defines the run>:
+    runs that differ in anything (seed, lr, data, ...) never share a folder, even in a parallel sweep."""
+    if cfg.run_name:
+        return str(cfg.run_name)
+    digest = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:6]
+    return f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-ep{settings['epochs']}-{digest}"
 
 
 def training_data(cfg: DictConfig, game: str, variant: str):
@@ -45,13 +58,17 @@ def training_data(cfg: DictConfig, game: str, variant: str):
 
     path = data_path(cfg.data_dir, game, variant, "train")
     entry = read_manifest(cfg.data_dir)["files"].get(f"{game}/{variant}/train.jsonl", {})
-    if not path.exists() or entry.get("settings", {}).get("num_games", 0) < cfg.num_games:
+    made = entry.get("settings", {})
+    if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
         log.info("no training data for %s/%s with %d games in %s: generating it", game, variant, cfg.num_games, cfg.data_dir)
         generate([game], [variant], ["train"], num_games=max(cfg.num_games, 1), out_dir=cfg.data_dir, overwrite=True,
                  progress=cfg.progress)
     data = load_examples(path)
     seeds = sorted(set(data["seed"]))[: cfg.num_games]
-    return data.filter(lambda s: s <= seeds[-1], input_columns="seed")
+    data = data.filter(lambda s, final: s <= seeds[-1] and (cfg.final_example or not final),
+                       input_columns=["seed", "final"])
+    return data.map(lambda row: dict(zip(("source", "target"), training_pair(row, cfg.entities))),
+                    desc=f"entities={cfg.entities}")
 
 
 def scratch_model(cfg: DictConfig, data, run_dir: Path):
@@ -63,7 +80,8 @@ def scratch_model(cfg: DictConfig, data, run_dir: Path):
     if (run_dir / "tokenizer.json").exists():  # resuming: the tokenizer the run started with
         tokenizer = AutoTokenizer.from_pretrained(run_dir)
     else:
-        tokenizer = train_tokenizer(list(data["source"]) + list(data["target"]), cfg.model.vocab_size)
+        tokenizer = train_tokenizer(list(data["source"]) + list(data["target"]), cfg.model.vocab_size,
+                                    placeholders=cfg.entities == "placeholders")
         tokenizer.save_pretrained(run_dir)
     set_seed(cfg.seed)
     return build_from_config(OmegaConf.to_container(cfg.model.config), tokenizer), tokenizer
@@ -79,13 +97,38 @@ def encode(data, tokenizer, cfg: DictConfig):
     return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")
 
 
+def process_state():
+    """This process's place in a multi-process (`accelerate launch`) run; a single process is the main one."""
+    from accelerate import PartialState
+
+    return PartialState()
+
+
+def trainer_overrides(cfg: DictConfig) -> dict:
+    """`+trainer.NAME=VALUE` settings, checked against Seq2SeqTrainingArguments' fields."""
+    import dataclasses
+
+    from transformers import Seq2SeqTrainingArguments
+
+    extra = OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}
+    fields = {f.name for f in dataclasses.fields(Seq2SeqTrainingArguments)}
+    unknown_keys = sorted(set(extra) - fields)
+    if unknown_keys:
+        raise UserError(f"trainer.{unknown_keys[0]} is not a Seq2SeqTrainingArguments setting; see "
+                        f"https://huggingface.co/docs/transformers/main_classes/trainer#transformers.Seq2SeqTrainingArguments")
+    return extra
+
+
 def precision() -> dict:
+    """bf16 on GPUs that have it; else fp32 (TF32 matmuls on Ampere and newer). Never fp16: T5's
+    activations overflow in fp16 and the trainer then writes a NaN checkpoint without a word."""
     import torch
 
     if not torch.cuda.is_available():
         return {}  # fp32 on the CPU
-    bf16 = torch.cuda.is_bf16_supported()
-    return {"bf16": bf16, "fp16": not bf16}
+    if torch.cuda.is_bf16_supported():
+        return {"bf16": True}
+    return {"tf32": True} if torch.cuda.get_device_capability()[0] >= 8 else {}
 
 
 def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
@@ -95,8 +138,9 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     """
     if cfg.get("game") is None:
         raise UserError(f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})")
+    check_representation(cfg.entities)
     settings = run_settings(cfg)
-    run_dir = Path(cfg.checkpoint_dir) / cfg.run_name
+    run_dir = Path(cfg.checkpoint_dir) / run_name(cfg, settings)
     run_file = run_dir / RUN_CONFIG
     previous = json.loads(run_file.read_text()) if run_file.exists() else None
     if previous and previous.get("settings") != settings:
@@ -110,20 +154,33 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         shutil.rmtree(run_dir)
         previous = None
 
+    import torch
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
     from transformers.trainer_utils import get_last_checkpoint
 
+    set_threads(cfg.threads)
+    state = process_state()
+
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
-    data = training_data(cfg, settings["game"], settings["variant"])
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if not cfg.model.pretrained:
-        model, tokenizer = scratch_model(cfg, data, run_dir)
+        if cfg.entities == "placeholders":  # one token each, with embeddings to learn
+            tokenizer.add_tokens([t for t in PLACEHOLDERS if t not in tokenizer.get_vocab()])
+            model.resize_token_embeddings(len(tokenizer))
+    # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
+    # then read what it wrote.
+    with state.main_process_first():
+        data = training_data(cfg, settings["game"], settings["variant"])
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if not cfg.model.pretrained:
+            model, tokenizer = scratch_model(cfg, data, run_dir)
     train_set = encode(data, tokenizer, cfg)
-    record = {"status": "training", "settings": settings, "config": OmegaConf.to_container(cfg, resolve=True),
-              "num_examples": len(train_set), "num_parameters": model.num_parameters(),
+    record = {"status": "training", "settings": settings, "eval_defaults": {"decoding": cfg.model.decoding},
+              "config": OmegaConf.to_container(cfg, resolve=True), "num_examples": len(train_set),
+              "num_parameters": model.num_parameters(), "num_processes": state.num_processes,
+              "effective_batch_size": cfg.batch_size * cfg.grad_accum * state.num_processes,
               "longest_target_tokens": max(len(labels) for labels in train_set["labels"])}
-    write_atomic(run_file, json.dumps(record, indent=2) + "\n")
+    if state.is_main_process:
+        write_atomic(run_file, json.dumps(record, indent=2) + "\n")
 
     report_to = "none"
     if cfg.wandb.mode != "disabled":
@@ -131,14 +188,14 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         if cfg.wandb.entity:
             os.environ["WANDB_ENTITY"] = cfg.wandb.entity
         report_to = "wandb"
-    args = Seq2SeqTrainingArguments(
-        output_dir=str(run_dir / "trainer"), num_train_epochs=cfg.epochs, learning_rate=cfg.lr, warmup_steps=cfg.warmup,
-        per_device_train_batch_size=cfg.batch_size, gradient_accumulation_steps=cfg.grad_accum,
-        train_sampling_strategy="group_by_length", length_column_name="length", seed=cfg.seed,
-        logging_steps=cfg.logging_steps, save_strategy=cfg.save_strategy, save_steps=cfg.save_steps, save_total_limit=1,
-        report_to=report_to, run_name=cfg.run_name, disable_tqdm=not cfg.progress,
-        dataloader_pin_memory=bool(precision()), **precision(),
-    )
+    args = Seq2SeqTrainingArguments(**{
+        "output_dir": str(run_dir / "trainer"), "num_train_epochs": cfg.epochs, "learning_rate": cfg.lr,
+        "warmup_steps": cfg.warmup, "per_device_train_batch_size": cfg.batch_size,
+        "gradient_accumulation_steps": cfg.grad_accum, "train_sampling_strategy": "group_by_length",
+        "length_column_name": "length", "seed": cfg.seed, "logging_steps": cfg.logging_steps,
+        "save_strategy": cfg.save_strategy, "save_steps": cfg.save_steps, "save_total_limit": 1,
+        "report_to": report_to, "run_name": run_dir.name, "disable_tqdm": not cfg.progress,
+        "dataloader_pin_memory": torch.cuda.is_available(), **precision(), **trainer_overrides(cfg)})
     trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_set, processing_class=tokenizer,
                              data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
                              callbacks=callbacks)
@@ -150,6 +207,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     if not trainer.is_world_process_zero():
         return run_dir
     trainer.save_model(str(run_dir))
+    record["fingerprint"] = weights_fingerprint(run_dir)
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     metrics = {**result.metrics, "first_logged_loss": losses[0] if losses else None,
                "final_logged_loss": losses[-1] if losses else None, "global_step": trainer.state.global_step,
@@ -186,7 +244,8 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
         record["metrics"] = json.loads((run_dir / RUN_CONFIG).read_text()).get("metrics", {})
-        if after != "none":
+        if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
+            record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
             out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
             record["results"] = str((out / "results.json").resolve())
         record["status"] = "done"
@@ -197,11 +256,12 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
             raise
         log.error("job failed (%s); see %s", record["error"], job_dir / "error.txt")
     finally:
-        write_atomic(job_dir / JOB, json.dumps(record, indent=2) + "\n")
+        if process_state().is_main_process:
+            write_atomic(job_dir / JOB, json.dumps(record, indent=2) + "\n")
     return record
 
 
-@hydra.main(config_path="../conf", config_name="train", version_base="1.3")
+@hydra.main(config_path="conf", config_name="train", version_base="1.3")
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
     from hydra.core.hydra_config import HydraConfig

@@ -78,9 +78,13 @@ def plot(groups: dict[tuple, list[dict]], path: Path) -> None:
     plt.close(fig)
 
 
-def test_command(job: dict, num_variations: int, results_dir: str) -> list[str]:
+def test_command(job: dict, num_variations: int | None, results_dir: str) -> list[str]:
+    """The test evaluation of a chosen job, with the evaluator settings its sweep used on dev."""
+    settings = {k: v for k, v in (job.get("eval") or {}).items() if v is not None}
+    if num_variations is not None:
+        settings["num_variations"] = num_variations
     return ["python", "-m", "bct.evaluate", f"checkpoint={job['checkpoint']}", "fold=test",
-            f"num_variations={num_variations}", f"results_dir={results_dir}"]
+            *(f"{k}={v}" for k, v in settings.items()), f"results_dir={results_dir}"]
 
 
 @exits_cleanly
@@ -88,7 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sweep_dir")
     ap.add_argument("--dry-run", action="store_true", help="print the test evaluation commands instead of running them")
-    ap.add_argument("--num-variations", type=int, default=100, help="test variations for the chosen checkpoints")
+    ap.add_argument("--num-variations", type=int, default=None,
+                    help="test variations for the chosen checkpoints (default: as many as the sweep used on dev)")
     ap.add_argument("--results-dir", default=None, help="where test results go (default: <sweep_dir>/test-results)")
     args = ap.parse_args(argv)
     sweep = Path(args.sweep_dir)

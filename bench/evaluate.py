@@ -39,13 +39,15 @@ def main() -> None:
         checkpoint = args.checkpoint
         if checkpoint is None:
             with initialize_config_dir(str(CONF), version_base="1.3"):
-                cfg = compose("train", overrides=["+game=twc", "model=t5-cpu-scratch", "epochs=2", "progress=false",
+                cfg = compose("train", overrides=["+game=twc", "model=t5-cpu-scratch", "epochs=2", "num_games=100",
+                                                  "progress=false",
                                                   f"checkpoint_dir={tmp}"])
             checkpoint = train(cfg)
         model, tokenizer, run = load_checkpoint(checkpoint)
         s = run["settings"]
         agent = T5Agent(model, tokenizer, args.decoding, args.num_beams, s["max_source_length"],
-                        run.get("longest_target_tokens", s["max_target_length"]) + 4, model_batch=args.model_batch)
+                        run.get("longest_target_tokens", s["max_target_length"]) + 4, model_batch=args.model_batch,
+                        entities=s.get("entities", "text"))
         game, modules = get_game(s["game"]), s["variant"] == "modules"
         seeds = list(range(10000, 10000 + args.variations))
         # JVMs start before the clock: both sides time the same thing, the model calls and env steps.

@@ -16,6 +16,8 @@ from bct.generate import generate
 from bct.model import load_checkpoint
 from bct.rollout import rollout
 from bct.config import CONF
+from bct.entities import REPRESENTATIONS
+from bct.prompt import training_pair
 from bct.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,15 +47,37 @@ def test_oracle_scores_one_through_the_evaluator(game, modules):
     assert all((r.module_steps > 0) == modules for r in results)
 
 
-def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path):
-    generate(["arithmetic", "mapreader", "sorting", "twc"], ["modules"], ["dev"], num_games=3, out_dir=tmp_path,
-             progress=False)
-    for game in ["arithmetic", "mapreader", "sorting", "twc"]:
-        data = load_examples(tmp_path / game / "modules" / "dev.jsonl")
-        played = rollout(OracleAgent(), get_game(game), "dev", DEV[:3], True, batch_size=3)
+class Recorder(OracleAgent):
+    """Plays the gold path and records what a T5 agent with each representation would feed its model."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = {e: {} for e in REPRESENTATIONS}
+
+    def act(self, batch):
+        for entities in REPRESENTATIONS:
+            agent = T5Agent.__new__(T5Agent)
+            agent.entities = entities
+            for ob, m in zip(batch, agent.model_inputs(batch)):
+                self.seen[entities].setdefault(ob.seed, []).append(m.source)
+        return super().act(batch)
+
+
+@pytest.mark.parametrize("modules", [True, False])
+def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path, modules):
+    variant = "modules" if modules else "nomodules"
+    games = ["arithmetic", "mapreader", "sorting", "twc", "twc-hard"]
+    generate(games, [variant], ["dev"], num_games=3, out_dir=tmp_path, progress=False)
+    for game in games:
+        data = load_examples(tmp_path / game / variant / "dev.jsonl")
+        agent = Recorder()
+        played = rollout(agent, get_game(game), "dev", DEV[:3], modules, batch_size=3)
         for r in played:
-            expected = [row["source"] for row in data if row["seed"] == r.seed]
-            assert [h["prompt"] for h in r.history] == expected
+            rows = [row for row in data if row["seed"] == r.seed and not row["final"]]
+            assert [h["prompt"] for h in r.history] == [row["source"] for row in rows]
+            for entities in REPRESENTATIONS:
+                assert agent.seen[entities][r.seed] == [training_pair(row, entities)[0] for row in rows]
+            assert agent.seen["placeholders"][r.seed] != agent.seen["text"][r.seed]
 
 
 def test_random_agent_results_agree_with_histories(tmp_path):
@@ -88,7 +112,7 @@ def test_batched_and_one_at_a_time_agree(tiny_checkpoint):
         assert sorted((r.seed, r.score, r.steps, r.module_steps) for r in one) == \
                sorted((r.seed, r.score, r.steps, r.module_steps) for r in many)
     model, tokenizer, _ = load_checkpoint(tiny_checkpoint)
-    agent = T5Agent(model, tokenizer, num_beams=4, max_target_length=16)
+    agent = T5Agent(model, tokenizer, num_beams=4, max_target_length=16, entities="placeholders")
     one = {r.seed: [h["action"] for h in r.history] for r in rollout(agent, game, "dev", DEV, True, batch_size=1)}
     many = {r.seed: [h["action"] for h in r.history] for r in rollout(agent, game, "dev", DEV, True, batch_size=5)}
     pairs = [(a, b) for s in DEV for a, b in zip(one[s], many[s])]

@@ -25,8 +25,11 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
         assert entry["examples"] == len(rows) and entry["episodes"] == len({r["seed"] for r in rows}) == 4
         assert entry["gold_success_rate"] == 1.0
         assert {r["variant"] for r in rows} == {entry["variant"]} and {r["fold"] for r in rows} == {entry["fold"]}
-        assert set(rows[0]) == {"source", "target", "game", "variant", "fold", "seed", "step"}
+        assert set(rows[0]) == {"source", "target", "valid_actions", "final", "game", "variant", "fold", "seed", "step"}
         assert rows[0]["step"] == 0 and rows[0]["source"].endswith("</s> PACT  </s> POBS  </s>")
+        assert all(r["target"] in r["valid_actions"] for r in rows if not r["final"])
+        finals = [r for r in rows if r["final"]]  # each episode ends with its final state -> 'completed'
+        assert len(finals) == 4 and all(r["target"] == "completed" for r in finals)
     modules = (out / "sorting/modules/train.jsonl").read_text()
     assert '"target": "sort ascending"' in modules and "sort ascending" not in (out / "sorting/nomodules/train.jsonl").read_text()
 

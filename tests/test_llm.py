@@ -108,8 +108,8 @@ def test_scripted_oracle_scores_one_with_concurrent_queries(plans, tmp_path):
     first = server.requests[0]["body"]
     assert first["temperature"] == 0 and first["messages"][0]["role"] == "system"
     system, user = first["messages"][0]["content"], first["messages"][1]["content"]
-    assert "robot" in system and "query it to learn where it belongs" in system  # role and twc rules
-    assert "Valid actions:" in user and "Score: 0" in user and "Inventory" in user
+    assert "robot" in system and "in its right place gives a higher score" in system  # role and Table 3's twc rules
+    assert "The valid action set contains:" in user and "Your current score is: 0" in user and "Inventory" in user
     assert server.requests[0]["auth"] == f"Bearer {KEY}"
 
     # a rerun with the same cache costs no calls and plays the same
@@ -190,3 +190,41 @@ def test_a_real_local_model_plays_an_episode_offline(tmp_path):
     assert 1 <= r.steps <= 4 and 0.0 <= r.score <= 1.0
     assert a.stats()["calls"] == r.steps and a.stats()["prompt_tokens"] > 0
     assert all(h["action"] in h["candidates"] for h in r.history)
+
+
+@pytest.mark.parametrize("family", ["arithmetic", "mapreader", "sorting", "twc"])
+def test_table3_rules_per_game_without_module_commands_for_runs_without_modules(family):
+    from bct.agents import llm_prompts as P
+
+    with_modules = P.system_prompt(family, "Do the task.", True, False, None, modules=True)
+    without = P.system_prompt(family, "Do the task.", True, False, None, modules=False)
+    module_words = {"mapreader": "next step to", "sorting": "sort ascending", "twc": "query", "arithmetic": "div"}
+    assert module_words[family] not in without and "helper tool" not in without
+    assert ("helper tool" in with_modules) and (module_words[family] in with_modules) == (family in ("mapreader", "sorting"))
+    for about_module, rule in P.TABLE3[family]:
+        assert rule in with_modules and (rule in without) == (not about_module)
+    guided = P.system_prompt(family, "Do the task.", True, False, None, modules=True, guidance=True)
+    assert all(g in guided and g not in with_modules for g in P.GUIDANCE[family])
+    assert "rules" not in P.system_prompt(family, "Do the task.", False, False, None, modules=True)
+
+
+def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    from bct.agents.llm import LocalBackend
+
+    vocab = {w: i for i, w in enumerate(["<pad>", "<bos>", "<eos>", "<unk>", "user:", "hello", "model:"])}
+    raw = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    raw.pre_tokenizer = pre_tokenizers.Whitespace()
+    raw.post_processor = processors.TemplateProcessing(single="<bos> $A", special_tokens=[("<bos>", 1)])
+    tok = PreTrainedTokenizerFast(tokenizer_object=raw, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
+                                  unk_token="<unk>")
+    tok.chat_template = "{{ bos_token }}{% for m in messages %}user: {{ m['content'] }} {% endfor %}model:"
+    backend = LocalBackend.__new__(LocalBackend)
+    backend.tokenizer = tok
+    ids = backend.encode([{"role": "user", "content": "hello"}]).input_ids[0].tolist()
+    assert ids.count(1) == 1 and ids[0] == 1  # one BOS, from the template
+    tok.chat_template = None  # a base model's plain transcript: the tokenizer adds its BOS
+    assert backend.encode([{"role": "user", "content": "hello"}]).input_ids[0].tolist().count(1) == 1
+    assert LLMAgent(backend, think=True).max_tokens == 512 and LLMAgent(backend).max_tokens == 32

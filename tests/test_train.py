@@ -35,7 +35,8 @@ def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path):
             f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}")
     assert r.returncode == 0, r.stderr[-2000:]
     assert "no training data for arithmetic/modules" in r.stdout + r.stderr  # generated on the fly, and said so
-    run = tmp_path / "ck" / "arithmetic-modules-t5-tiny-scratch-ep1"
+    (run,) = (tmp_path / "ck").glob("arithmetic-modules-t5-tiny-scratch-ep1-*")
+    assert f"checkpoint: {run.resolve()}" in r.stdout
     model, tokenizer, cfg = load_checkpoint(run)
     assert cfg["settings"]["game"] == "arithmetic" and cfg["settings"]["variant"] == "modules"
     assert cfg["settings"]["epochs"] == 1 and cfg["settings"]["seed"] == 42 and cfg["num_examples"] == 60
@@ -76,10 +77,11 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(tmp_path):
 
 def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path):
     base = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
-    train(config(tmp_path, *base))
+    first = train(config(tmp_path, *base, "run_name=mine"))
     with pytest.raises(UserError, match="another config \\(differs in: lr\\)"):
-        train(config(tmp_path, *base, "lr=0.5", "run_name=twc-modules-t5-tiny-scratch-ep1"))
-    assert train(config(tmp_path, *base)).name == "twc-modules-t5-tiny-scratch-ep1"  # finished: kept as is
+        train(config(tmp_path, *base, "lr=0.5", "run_name=mine"))
+    assert train(config(tmp_path, *base, "run_name=mine")) == first  # finished: kept as is
+    assert train(config(tmp_path, *base, "lr=0.5")).name.startswith("twc-modules-t5-tiny-scratch-ep1-")  # its own folder
 
 
 def test_tokenizer_round_trips_and_splits_numbers():

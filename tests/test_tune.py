@@ -21,9 +21,9 @@ def sweep(tmp_path, *args):
 
 
 def test_local_launcher_sweep_and_tune(tmp_path, capsys):
-    out = sweep(tmp_path, "hydra/launcher=local", "epochs=1,2")
+    out = sweep(tmp_path, "hydra/launcher=local", "epochs=1,2", "eval.decoding=generate", "eval.beam_groups=2")
     jobs = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/job.json")}
-    assert set(jobs) == {"0-twc-modules-t5-tiny-scratch-ep1", "1-twc-modules-t5-tiny-scratch-ep2"}
+    assert set(jobs) == {"0", "1"}
     assert (out / ".submitit").is_dir()  # ran as submitit jobs
     for job in jobs.values():
         assert job["status"] == "done" and Path(job["checkpoint"], "bct_config.json").exists()
@@ -31,20 +31,28 @@ def test_local_launcher_sweep_and_tune(tmp_path, capsys):
     scores = {j["epochs"]: json.loads(Path(j["results"]).read_text())["avg_score"] for j in jobs.values()}
     chosen = 1 if scores[1] >= scores[2] else 2  # ties go to fewer epochs
 
-    tune([str(out), "--num-variations", "2"])
+    tune([str(out)])  # on test with the sweep's evaluator settings: 2 variations, generate, 2 beams in 2 groups
     printed = capsys.readouterr().out
     assert f"best epochs {chosen}, test score" in printed
     table = (out / "tuning-results.txt").read_text()
     assert "twc (modules, t5-tiny-scratch), dev set, 2 variations" in table
     assert [line.split()[0] for line in table.splitlines() if line.strip().endswith("<- best")] == [str(chosen)]
     assert (out / "tuning-scores.png").stat().st_size > 5000
-    test = next((out / "test-results").rglob("results.json"))
-    assert json.loads(test.read_text())["fold"] == "test" and f"-ep{chosen}" in str(test)
+    test = json.loads(next((out / "test-results").rglob("results.json")).read_text())
+    assert test["fold"] == "test" and test["num_variations"] == 2 and f"-ep{chosen}-" in test["checkpoint"]
+    assert (test["settings"]["decoding"], test["settings"]["num_beams"], test["settings"]["beam_groups"]) == ("generate", 2, 2)
+
+
+def test_a_sweep_over_any_setting_gives_each_job_its_own_checkpoint(tmp_path):
+    out = sweep(tmp_path, "epochs=1", "lr=0.001,0.002", "seed=1,2", "evaluate_after=none")
+    jobs = [json.loads(p.read_text()) for p in out.glob("*/job.json")]
+    assert len(jobs) == 4 and all(j["status"] == "done" for j in jobs)
+    assert len({j["checkpoint"] for j in jobs}) == 4
 
 
 def test_a_failed_job_is_reported_and_the_rest_still_chosen(tmp_path, capsys):
-    # the second job reuses the first one's checkpoint folder with another lr: it is refused, and fails alone
-    out = sweep(tmp_path, "epochs=1", "lr=0.001,0.002")
+    # both jobs are told to use one checkpoint folder, with different lr: the second is refused, and fails alone
+    out = sweep(tmp_path, "epochs=1", "lr=0.001,0.002", "run_name=shared")
     failed = [json.loads(p.read_text()) for p in out.glob("*/job.json") if json.loads(p.read_text())["status"] == "failed"]
     assert len(failed) == 1 and "another config" in failed[0]["error"]
     assert len(list(out.glob("*/error.txt"))) == 1

@@ -78,11 +78,17 @@ class LocalBackend:
         # a base model: a plain transcript that ends where the assistant speaks
         return "".join(f"{m['role'].capitalize()}: {m['content']}\n\n" for m in messages) + "Assistant:"
 
+    def encode(self, messages: list[dict]):
+        """Token ids of the prompt. A chat template already writes the special tokens (BOS among them),
+        so they are not added again; a plain transcript gets them from the tokenizer."""
+        return self.tokenizer(self.prompt(messages), return_tensors="pt",
+                              add_special_tokens=not self.tokenizer.chat_template)
+
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
         import torch
 
         with self._lock, torch.inference_mode():
-            enc = self.tokenizer(self.prompt(messages), return_tensors="pt").to(self.device)
+            enc = self.encode(messages).to(self.device)
             out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False)
         new = out[0][enc["input_ids"].shape[1]:]
         text = self.tokenizer.decode(new, skip_special_tokens=True)
@@ -94,12 +100,14 @@ class LLMAgent(Agent):
     name = "llm"
 
     def __init__(self, backend, cache_dir: str | Path | None = None, concurrency: int = 8, constraints: bool = True,
-                 one_shot: bool = False, think: bool = False, feedback: bool = False, max_tokens: int = 64,
-                 history_turns: int = 8) -> None:
+                 one_shot: bool = False, think: bool = False, feedback: bool = False, max_tokens: int | None = None,
+                 history_turns: int = 8, guidance: bool = False) -> None:
         self.backend, self.concurrency = backend, concurrency
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
-        self.max_tokens, self.history_turns = max_tokens, history_turns
+        # an action is a few words; thinking first needs room before the 'Action:' line
+        self.max_tokens = max_tokens or (512 if think else 32)
+        self.history_turns, self.guidance = history_turns, guidance
         self._episodes: dict[int, dict] = {}
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
@@ -123,7 +131,8 @@ class LLMAgent(Agent):
         ep = self._episodes[ob.seed]
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
-            ep["system"] = P.system_prompt(ob.game.family, ob.step.task, self.constraints, self.think, example)
+            ep["system"] = P.system_prompt(ob.game.family, ob.step.task, self.constraints, self.think, example,
+                                           ob.modules, self.guidance)
         observation = ob.step.observation
         if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
             observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)

@@ -2,41 +2,80 @@
 
 from __future__ import annotations
 
-ROLE = ("You are a robot playing a text game. Each turn you are shown what you observe, what you carry, your "
-        "score and the actions you may take now, some of which ask a helper tool. Your task: {task}")
+ROLE = ("You are a robot in a text game, and you must finish the task step by step by choosing actions from "
+        "the valid action set. Your task: {task}")
+ROLE_MODULES = ("Some valid actions call a helper tool rather than act in the game (its answer is your next "
+                "observation); use it where it helps, and take no needless actions.")
 
-ANSWER = "Answer with exactly one action from the list, written as it is listed, and nothing else."
+ANSWER = ("Choose one action from the valid action set to go on with the task. Write only that action, as it is "
+          "listed: no other text, and you may not refuse to act.")
 THINK = ("First think in one or two sentences about what to do next, then give the action on its own last line "
          "as 'Action: <one action from the list>'.")
 
-# Constraint rules per game family (seed 000, Table 2), in our words.
-RULES = {
+# The constraint rules of seed 000's Table 3, per game (in our words), each marked True where it is
+# about a module: a run without modules is not told about commands it does not have.
+TABLE3 = {
+    "arithmetic": [
+        (False, "If you do not see the items you need, choose 'look around'."),
+        (False, "To put something in the box, first take it, then put it in the box."),
+        (False, "For example, to put 20 apples in the box, choose 'take 20 apples', then 'put 20 apples in box'."),
+        (False, "After 'take math problem' comes 'read math problem'."),
+        (False, "Never choose 'put math problem in box'."),
+    ],
+    "mapreader": [
+        (False, "Begin with 'read map' to learn the layout around you."),
+        (True, "Then, when you do not know how to reach a place, choose 'next step to PLACE' for the way there."),
+        (False, "The action 'task' reminds you of your task."),
+        (False, "Do not go anywhere the task does not need."),
+    ],
+    "sorting": [
+        (True, "Choose 'sort ascending' or 'sort descending' to learn which item goes next."),
+        (False, "Take the items one at a time."),
+        (False, "Put each item in the box."),
+    ],
+    "twc": [
+        (False, "Taking an item gives you a positive score."),
+        (False, "Putting it in its right place gives a higher score; anywhere else gives 0."),
+        (False, "Get as much score as you can."),
+    ],
+}
+
+# bct's own guidance beyond Table 3 (agent.guidance=true): how to use each module well.
+GUIDANCE = {
     "arithmetic": ["Take the math problem and read it before anything else.",
                    "Then compute the answer with one of the add, sub, mul or div actions.",
                    "Take the item whose quantity equals the answer, then put it in the box."],
-    "mapreader": ["Read the map first.",
-                  "Then, before every move, ask 'next step to <room>' for the room you are heading to, and move "
+    "mapreader": ["Then, before every move, ask 'next step to <room>' for the room you are heading to, and move "
                   "in the direction of the room it names.",
                   "Take the coin, then go back the same way to the box and put the coin in it."],
     "sorting": ["Before every take, ask 'sort ascending' to see the items ordered by quantity.",
                 "Take the smallest item not yet in the box, put it in the box, and repeat.",
                 "Quantities have units: 50mg is less than 10g."],
-    "twc": ["Take an object before you try to put it somewhere.",
-            "After taking an object, query it to learn where it belongs, then put it there (open containers first).",
-            "Putting an object in its right place earns points; a wrong place does not."],
+    "twc": ["After taking an object, query it to learn where it belongs, then put it there (open containers first)."],
 }
 
-QUERY = ("Observation: {observation}\n{inventory}\nScore: {score}\n"
-         "Valid actions: {actions}\n{instruction}")
+
+def rules(family: str, modules: bool, guidance: bool = False) -> list[str]:
+    """The rules a run is told: Table 3's for its game (less the module rules without modules), and
+    with `guidance` bct's module advice."""
+    out = [text for about_module, text in TABLE3.get(family, []) if modules or not about_module]
+    return out + (GUIDANCE.get(family, []) if guidance and modules else [])
+
+
+# The action query of seed 000's Table 2, in our words.
+QUERY = ("{observation}\n{inventory}\nYour current score is: {score}\n"
+         "The valid action set contains: {actions}.\n{instruction}")
 
 FEEDBACK_RIGHT = "Right position: the score went up."
 FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other location the query named, or another one."
 
 
-def system_prompt(family: str, task: str, constraints: bool, think: bool, example: str | None) -> str:
-    parts = [ROLE.format(task=task.strip())]
-    if constraints and family in RULES:
-        parts.append("Rules:\n" + "\n".join(f"- {r}" for r in RULES[family]))
+def system_prompt(family: str, task: str, constraints: bool, think: bool, example: str | None, modules: bool = True,
+                  guidance: bool = False) -> str:
+    parts = [ROLE.format(task=task.strip())] + ([ROLE_MODULES] if modules else [])
+    told = rules(family, modules, guidance) if constraints else []
+    if told:
+        parts.append("There are some rules for choosing actions:\n" + "\n".join(f"{i}) {r}" for i, r in enumerate(told, 1)))
     if example:
         parts.append("An example of a game played well (a different game of the same kind):\n" + example)
     parts.append(THINK if think else ANSWER)

@@ -2,88 +2,156 @@
 
 from __future__ import annotations
 
+import logging
+
 import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid
+from bct.decoding import group_beam_search
+from bct.prompt import represent
 
 DECODINGS = ("generate", "rank")
+log = logging.getLogger(__name__)
+
+
+def eval_dtype(device: str) -> torch.dtype:
+    """bf16 on a GPU that has it (half the memory of 16 beams' cross-attention cache), else fp32."""
+    if device.startswith("cuda") and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        return torch.bfloat16
+    return torch.float32
 
 
 class T5Agent(Agent):
-    """`decoding="generate"` (the paper): beam search returns `num_beams` candidates; the first valid
-    one wins, else the valid action sharing most words with the top candidate, avoiding the last
-    `fallback_skip` actions. `decoding="rank"`: every valid action is scored by its length-normalised
-    log-likelihood given the prompt, in one batched decoder pass over the shared encoder output.
+    """`decoding="generate"` (the paper): diverse beam search (`beam_groups` groups, `diversity_penalty`;
+    one group is plain beam search) returns `num_beams` candidates; the first valid one wins, else the
+    valid action sharing most words with the top candidate, avoiding the last `fallback_skip` actions. `decoding="rank"`: every valid action is scored by its length-normalised
+    log-likelihood given the prompt (see `score_actions`).
+
+    `entities` is the prompt representation the checkpoint was trained with (bct.prompt.represent):
+    with `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to
+    the valid action it stands for.
     """
 
     name = "t5"
 
     def __init__(self, model, tokenizer, decoding: str = "generate", num_beams: int = 16,
-                 max_source_length: int = 1024, max_target_length: int = 64, fallback_skip: int = 3,
-                 device: str | None = None, rank_chunk: int = 512, model_batch: int | None = None) -> None:
+                 max_source_length: int = 1024, max_target_length: int = 64, fallback_skip: int = 4,
+                 device: str | None = None, model_batch: int | None = None, entities: str = "text",
+                 beam_groups: int = 16, diversity_penalty: float = 0.9) -> None:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.model = model.to(self.device).eval()
+        self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
         self.tokenizer = tokenizer
-        self.decoding, self.num_beams = decoding, num_beams
+        self.decoding, self.num_beams, self.entities = decoding, num_beams, entities
+        self.beam_groups, self.diversity_penalty = beam_groups, diversity_penalty
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
-        self.fallback_skip, self.rank_chunk = fallback_skip, rank_chunk
+        self.fallback_skip = fallback_skip
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
 
-    def _encode(self, batch: list[Observation]):
-        return self.tokenizer([ob.prompt for ob in batch], padding=True, truncation=True,
-                              max_length=self.max_source_length, return_tensors="pt").to(self.device)
+    def _encode(self, sources: list[str]):
+        return self.tokenizer(sources, padding=True, truncation=True, max_length=self.max_source_length,
+                              return_tensors="pt").to(self.device)
+
+    def model_inputs(self, batch: list[Observation]):
+        """What the model reads for each episode, and the way back to valid actions (bct.prompt.represent)."""
+        return [represent(ob.prompt, ob.step.valid_actions, self.entities) for ob in batch]
 
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:
         """Model calls over groups of `model_batch` episodes with prompts of similar length (little padding)."""
-        order = sorted(range(len(batch)), key=lambda i: len(batch[i].prompt))
+        maps = self.model_inputs(batch)
+        order = sorted(range(len(batch)), key=lambda i: len(maps[i].source))
         decide = self._rank if self.decoding == "rank" else self._generate
         decisions: list[Decision | None] = [None] * len(batch)
-        for start in range(0, len(order), self.model_batch):
+        start = 0
+        while start < len(order):
             group = order[start:start + self.model_batch]
-            for i, d in zip(group, decide([batch[i] for i in group])):
+            try:
+                decided = decide([batch[i] for i in group], [maps[i] for i in group])
+            except torch.OutOfMemoryError:
+                if self.model_batch == 1:
+                    raise
+                self.model_batch = max(1, self.model_batch // 2)  # and keep the smaller size from now on
+                log.warning("out of memory: model_batch halved to %d", self.model_batch)
+                if self.device.startswith("cuda"):
+                    torch.cuda.empty_cache()
+                continue
+            for i, d in zip(group, decided):
+                if self.entities != "text":
+                    d.info["model_input"] = maps[i].source
                 decisions[i] = d
+            start += len(group)
         return decisions
 
-    def _generate(self, batch: list[Observation]) -> list[Decision]:
-        out = self.model.generate(**self._encode(batch), num_beams=self.num_beams, num_return_sequences=self.num_beams,
-                                  max_new_tokens=self.max_target_length, do_sample=False)
+    def _generate(self, batch: list[Observation], maps) -> list[Decision]:
+        enc = self._encode([m.source for m in maps])
+        if self.beam_groups > 1:  # the original's diverse beam search
+            hyps = group_beam_search(self.model, enc.input_ids, enc.attention_mask, self.num_beams, self.beam_groups,
+                                     self.diversity_penalty, self.max_target_length)
+            out = [tokens for per_input in hyps for tokens, _ in per_input]
+        else:
+            out = self.model.generate(**enc, num_beams=self.num_beams, num_return_sequences=self.num_beams,
+                                      max_new_tokens=self.max_target_length, do_sample=False)
         texts = [t.strip() for t in self.tokenizer.batch_decode(out, skip_special_tokens=True)]
         decisions = []
-        for i, ob in enumerate(batch):
+        for i, (ob, m) in enumerate(zip(batch, maps)):
             cands = list(dict.fromkeys(texts[i * self.num_beams:(i + 1) * self.num_beams]))
-            valid = ob.step.valid_actions
-            action = next((c for c in cands if c in valid), None)
+            action = next((a for a in map(m.restore, cands) if a is not None), None)
             fallback = action is None
             if fallback:
                 recent = ob.actions[-self.fallback_skip:] if self.fallback_skip else []
-                action = closest_valid(cands[0] if cands else "", valid, recent)
+                action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
             decisions.append(Decision(action, cands, {"fallback": fallback}))
         return decisions
 
-    def _rank(self, batch: list[Observation]) -> list[Decision]:
-        enc = self._encode(batch)
+    def _rank(self, batch: list[Observation], maps) -> list[Decision]:
+        enc = self._encode([m.source for m in maps])
         hidden = self.model.get_encoder()(**enc).last_hidden_state
-        pairs = [(i, a) for i, ob in enumerate(batch) for a in ob.step.valid_actions]
-        scores = []
-        for start in range(0, len(pairs), self.rank_chunk):
-            chunk = pairs[start:start + self.rank_chunk]
-            idx = torch.tensor([i for i, _ in chunk], device=self.device)
-            labels = self.tokenizer([a for _, a in chunk], padding=True, truncation=True,
-                                    max_length=self.max_target_length, return_tensors="pt").input_ids.to(self.device)
-            labels[labels == self.tokenizer.pad_token_id] = -100
-            logits = self.model(encoder_outputs=(hidden[idx],), attention_mask=enc.attention_mask[idx],
-                                labels=labels).logits
-            mask = labels != -100
-            logp = torch.log_softmax(logits.float(), -1).gather(-1, labels.clamp(min=0).unsqueeze(-1)).squeeze(-1)
-            scores += ((logp * mask).sum(-1) / mask.sum(-1)).tolist()
-        decisions, k = [], 0
-        for ob in batch:
-            n = len(ob.step.valid_actions)
-            ranked = sorted(zip(scores[k:k + n], ob.step.valid_actions), key=lambda x: -x[0])
-            k += n
-            decisions.append(Decision(ranked[0][1], [a for _, a in ranked[:self.num_beams]],
-                                      {"scores": [round(s, 4) for s, _ in ranked[:self.num_beams]]}))
+        scores = self.score_actions(hidden, enc.attention_mask, [m.actions for m in maps])
+        decisions = []
+        for ob, m, s in zip(batch, maps, scores):
+            ranked = sorted(zip(s, m.actions, ob.step.valid_actions), key=lambda x: -x[0])
+            decisions.append(Decision(ranked[0][2], [a for _, a, _ in ranked[:self.num_beams]],
+                                      {"scores": [round(x, 4) for x, _, _ in ranked[:self.num_beams]]}))
         return decisions
+
+    def score_actions(self, hidden: torch.Tensor, mask: torch.Tensor, actions: list[list[str]]) -> list[list[float]]:
+        """Length-normalised log-likelihood of each episode's actions, given its encoder output.
+
+        One decoder pass for all candidates of all episodes. Each decoder layer's cross-attention keys
+        and values are computed once per episode and shared by all its candidates: the candidates'
+        queries are laid side by side along the target axis (cross-attention treats every query
+        position alike and T5 gives it no position bias), while self-attention runs per candidate.
+        """
+        model, dec = self.model, self.model.get_decoder()
+        n_eps, n_max = len(actions), max(len(a) for a in actions)
+        flat = [a for acts in actions for a in acts]
+        ids = self.tokenizer(flat, padding=True, truncation=True, max_length=self.max_target_length,
+                             return_tensors="pt").input_ids.to(self.device)
+        length = ids.shape[1]
+        labels = torch.full((n_eps, n_max, length), self.tokenizer.pad_token_id, dtype=ids.dtype, device=self.device)
+        rows = torch.tensor([(e, j) for e, acts in enumerate(actions) for j in range(len(acts))], device=self.device)
+        labels[rows[:, 0], rows[:, 1]] = ids
+        dec_in = model._shift_right(labels.view(n_eps * n_max, length))
+
+        dtype = hidden.dtype
+        low = torch.finfo(dtype).min
+        causal = torch.full((length, length), low, dtype=dtype, device=self.device).triu(1)[None, None]
+        cross_mask = (1.0 - mask[:, None, None, :].to(dtype)) * low
+        x = dec.embed_tokens(dec_in)
+        position_bias = None
+        for block in dec.block:
+            x, position_bias, _ = block.layer[0](x, attention_mask=causal, position_bias=position_bias)
+            y, _, _ = block.layer[1](x.view(n_eps, n_max * length, -1), key_value_states=hidden,
+                                     attention_mask=cross_mask)
+            x = block.layer[-1](y.view(n_eps * n_max, length, -1))
+        x = dec.final_layer_norm(x)
+        if getattr(model.config, "scale_decoder_outputs", model.config.tie_word_embeddings):
+            x = x * (model.model_dim ** -0.5)
+        logp = torch.log_softmax(model.lm_head(x).float(), -1)
+        target = labels.view(n_eps * n_max, length)
+        real = target != self.tokenizer.pad_token_id
+        token_logp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * real
+        mean = (token_logp.sum(-1) / real.sum(-1).clamp(min=1)).view(n_eps, n_max)
+        return [mean[e, :len(acts)].tolist() for e, acts in enumerate(actions)]

@@ -1,0 +1,158 @@
+"""Entity placeholders: the names and numbers of one prompt replaced by `<e1>`, `<e2>`, ... and `<n1>`, ...
+
+A small T5 trained from scratch cannot write or rank a name it never saw, and every dev and test fold
+of these games uses names that training never shows. With `entities=placeholders`, the prompt, the
+valid actions and the target are rewritten by one mapping, so the model learns *which* entity to act
+on, not how it is spelled; the action it picks maps back to the valid action it came from.
+
+The rule, decided per case:
+- Entities are the argument phrases of the valid actions (`take X`, `put X in Y`, `open X`,
+  `query X`, `next step to X`, ...), the object of the previous action (PACT), and the places that
+  TWX's fixed sentences name ("You are in the X.", "To the North you see the X.", "The X connects
+  to the A, B and C.", "you see a X", the task's "take the X that is located in the Y" / "into the X found in the Y", and
+  kb-twc's "located at X."), so that a room or object that no action names now (the current room,
+  the box before anything can be put in it) is still a placeholder, and the task's entities keep
+  the same numbers throughout an episode.
+- A leading quantity stays outside the phrase: `take 25g of oak` -> `take <n1>g of <e1>`;
+  `take 6 pineapples` -> `take <n2> <e2>`. Numbers are separate placeholders, one per distinct
+  value; a unit written onto a number (`25g`, `12ml`) stays as written after it.
+- Names that contain other names (`oven` / `oven glove`): the longest match wins at each position.
+- Common words that are also objects (`box`, `map`, `coin`): every whole-word mention is the
+  entity, in the task too; a name is never matched inside a longer word (`box` in `boxes`).
+- Matching ignores case; numbering is by first occurrence in the prompt, then in the valid actions.
+- More entities than placeholders (`MAX_ENTITIES`, `MAX_NUMBERS`): the surplus stays as text, which
+  keeps the mapping one to one.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_ENTITIES = 64
+MAX_NUMBERS = 32
+ENTITY_TOKENS = [f"<e{i}>" for i in range(1, MAX_ENTITIES + 1)]
+NUMBER_TOKENS = [f"<n{i}>" for i in range(1, MAX_NUMBERS + 1)]
+PLACEHOLDERS = ENTITY_TOKENS + NUMBER_TOKENS
+REPRESENTATIONS = ("text", "placeholders")
+
+NUMBER = r"\d+(?:\.\d+)?"
+_QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of ", "6 " (before "pineapples")
+# Verbs whose arguments are not entities: directions, sort orders, numbers (numbers have their own placeholders).
+_NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "look", "inventory", "task"}
+_PUT = re.compile(rf"^(?:put|place|insert) (?:{_QUANTITY})?(.+?) (?:in|on|into) (.+)$")
+_VERB_ARG = re.compile(rf"^(?:next step to|look at|[a-z]+) (?:{_QUANTITY})?(.+)$")
+_PLACES = [
+    re.compile(r"You are in the ([^.,]+?)\.", re.I),
+    re.compile(r"To the (?:north|south|east|west) you see the ([^.,]+?)\.", re.I),
+    re.compile(r"located in the ([^.,]+?)[,.]", re.I),
+    re.compile(r"found in the ([^.,]+?)[,.]", re.I),
+    re.compile(r"put it into the ([^.,]+?) found in", re.I),
+    re.compile(r"take the ([^.,]+?) that is located in", re.I),
+    re.compile(r"is expected to be located at ([^.]+?)\.", re.I),
+    re.compile(r"(?:you see|there is also|you also see) (?:a|an|the) ([^.,]+?)(?:,| that|\.)", re.I),
+]
+_MAP_EDGE = re.compile(r"The ([^.]+?) connects to the ([^.]+?)\.")
+_PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
+_PLACEHOLDER = re.compile(r"<[en]\d+>")
+_SPACED = re.compile(r"\s*(<[en]\d+>)\s*")
+
+
+def action_entities(action: str) -> list[str]:
+    """The entity phrases an action names: `put 25g of oak in box` -> ['oak', 'box']."""
+    action = action.strip()
+    words = action.split()
+    if not words or words[0].lower() in _NO_ENTITY:
+        return []
+    m = _PUT.match(action)
+    if m:
+        return [m.group(1), m.group(2)]
+    m = _VERB_ARG.match(action)
+    return [m.group(1)] if m else []
+
+
+def text_entities(text: str) -> list[str]:
+    """Places named by TWX's fixed sentences and by module answers."""
+    found = [m.group(1) for pattern in _PLACES for m in pattern.finditer(text)]
+    for m in _MAP_EDGE.finditer(text):
+        found.append(m.group(1))
+        found += [n for n in re.split(r",\s*|\s+and\s+", m.group(2)) if n]
+    return found
+
+
+def normalize(action: str) -> str:
+    """One spelling for an abstract action, whatever spaces a tokenizer put around placeholders."""
+    return " ".join(_SPACED.sub(r"\1", action).split())
+
+
+class EntityMap:
+    """One prompt's mapping from names and numbers to placeholders (see the module docstring).
+
+    `source` and `actions` are the abstract prompt and valid actions; `rewrite` applies the same
+    assignment to other text (a target); `restore` maps an abstract action back to its valid action.
+    """
+
+    def __init__(self, source: str, valid_actions: list[str]):
+        names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
+        pact = _PACT.search(source)
+        if pact:
+            names |= {n.lower().strip() for n in action_entities(pact.group(1))}
+        names |= {n.lower().strip() for n in text_entities(source)}
+        names = sorted((n for n in names if n and not re.fullmatch(NUMBER, n)), key=lambda n: (-len(n), n))
+        alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
+        alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
+        self._pattern = re.compile("|".join(alternatives), re.I)
+        self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
+        self._counts = {"e": 0, "n": 0}
+        self.source = self.rewrite(source)
+        self.actions = [self.rewrite(a) for a in valid_actions]
+        self._back: dict[str, str] = {}
+        for a, original in zip(self.actions, valid_actions):
+            self._back.setdefault(normalize(a), original)
+
+    def _sub(self, m: re.Match) -> str:
+        name = m.group(0).lower()
+        placeholder = self.names.get(name)
+        if placeholder is None:
+            kind = "n" if name[0].isdigit() else "e"
+            limit = MAX_NUMBERS if kind == "n" else MAX_ENTITIES
+            if self._counts[kind] >= limit:
+                return m.group(0)  # out of placeholders: the surplus stays as text
+            self._counts[kind] += 1
+            placeholder = self.names[name] = f"<{kind}{self._counts[kind]}>"
+        return placeholder
+
+    def rewrite(self, text: str) -> str:
+        return self._pattern.sub(self._sub, text)
+
+    def restore(self, abstract_action: str) -> str | None:
+        """The valid action an abstract action came from (None if it names none)."""
+        return self._back.get(normalize(abstract_action))
+
+    def concrete(self, text: str) -> str:
+        """Placeholders written back as the names they stand for (for the fallback's word overlap)."""
+        back = {p: n for n, p in self.names.items()}
+        return _PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), text)
+
+
+class TextMap:
+    """The paper's representation: names stay as written (the same interface as EntityMap)."""
+
+    def __init__(self, source: str, valid_actions: list[str]):
+        self.source, self.actions, self.names = source, list(valid_actions), {}
+
+    def rewrite(self, text: str) -> str:
+        return text
+
+    def restore(self, action: str) -> str | None:
+        return action if action in self.actions else None
+
+    def concrete(self, text: str) -> str:
+        return text
+
+
+def check_representation(entities: str) -> str:
+    from bct.errors import unknown
+
+    if entities not in REPRESENTATIONS:
+        raise unknown("entities", entities, REPRESENTATIONS)
+    return entities

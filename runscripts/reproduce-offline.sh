@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The paper's table, offline: the CPU preset (t5-cpu-scratch, entity placeholders, rank decoding) trained
+# on each game with and without modules, evaluated on 100 test variations, beside the random agent and
+# the published rows. Writes results/offline/comparison-test.md and .png.
+#   GAMES (default "arithmetic mapreader sorting twc"), VARIATIONS (100), RESULTS (results/offline),
+#   JOBS (runs at a time; default: the number of cores, each run on one thread), plus any extra
+#   Hydra overrides for bct.train as arguments, e.g. runscripts/reproduce-offline.sh epochs=6
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash runscripts/setup.sh
+GAMES=${GAMES:-"arithmetic mapreader sorting twc"}
+VARIATIONS=${VARIATIONS:-100}
+RESULTS=${RESULTS:-results/offline}
+JOBS=${JOBS:-$(nproc)}
+THREADS=$(( JOBS > 1 ? 1 : $(nproc) ))
+export RESULTS VARIATIONS THREADS EXTRA="$*"
+py=.venv/bin/python
+start=$(date +%s)
+$py -m bct.generate "games=[${GAMES// /,}]" "variants=[modules,nomodules]" "folds=[train,test]" num_games=1000 progress=false
+
+one() {  # one game and variant: train, then evaluate on test; a log per run under $RESULTS/logs
+  local game=$1 variant=$2 modules log
+  modules=$([ "$variant" = modules ] && echo true || echo false)
+  log="$RESULTS/logs/$game-$variant.log"
+  mkdir -p "$RESULTS/logs"
+  echo "[$(date +%T)] $game $variant: training (log: $log)"
+  .venv/bin/python -m bct.train "+game=$game" model=t5-cpu-scratch "modules=$modules" "threads=$THREADS" \
+    "run_name=offline-$game-$variant" progress=false $EXTRA >"$log" 2>&1
+  .venv/bin/python -m bct.evaluate "checkpoint=checkpoints/offline-$game-$variant" fold=test \
+    "num_variations=$VARIATIONS" "results_dir=$RESULTS" "threads=$THREADS" progress=false >>"$log" 2>&1
+  echo "[$(date +%T)] $game $variant: $(tail -n 1 "$log")"
+}
+export -f one
+for game in $GAMES; do for variant in modules nomodules; do echo "$game $variant"; done; done |
+  xargs -P "$JOBS" -L 1 bash -c 'one "$@"' _
+for game in $GAMES; do
+  $py -m bct.evaluate agent=random "+game=$game" fold=test "num_variations=$VARIATIONS" "results_dir=$RESULTS" progress=false
+done
+$py -m bct.compare "$RESULTS"
+echo "reproduce-offline: $(( ($(date +%s) - start) / 60 )) min"

@@ -1,0 +1,77 @@
+"""Entity placeholders: exact on every gold step of every game preset, and single tokens for the model."""
+
+import json
+
+import pytest
+
+from bct.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities
+from bct.games import GAMES
+from bct.generate import generate
+from bct.prompt import represent, training_pair
+from bct.tokenizer import train_tokenizer
+
+
+@pytest.fixture(scope="module")
+def gold_rows(tmp_path_factory):
+    out = tmp_path_factory.mktemp("data")
+    generate(list(GAMES), ["modules", "nomodules"], ["train", "dev", "test"], num_games=8, out_dir=out, progress=False)
+    return [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
+
+
+def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
+    seen = set()
+    for row in [r for r in gold_rows if not r["final"]]:
+        m = represent(row["source"], row["valid_actions"], "placeholders")
+        target = m.rewrite(row["target"])
+        assert target in m.actions, (row["game"], row["target"], target)
+        assert m.restore(target) == row["target"]
+        # one to one: distinct valid actions stay distinct, and each maps back to itself
+        assert len(set(m.actions)) == len(set(row["valid_actions"]))
+        assert all(m.restore(a) == v for a, v in zip(m.actions, row["valid_actions"]))
+        assert len(set(m.names.values())) == len(m.names)
+        seen.add((row["game"], row["variant"], row["fold"]))
+    assert len(seen) == len(GAMES) * 2 * 3
+
+
+def test_no_name_of_the_current_step_survives_in_the_prompt(gold_rows):
+    for row in [r for r in gold_rows if not r["final"]]:
+        m = represent(row["source"], row["valid_actions"], "placeholders")
+        for action in row["valid_actions"]:
+            for name in action_entities(action):
+                assert f" {name} " not in f" {m.source} ".replace(".", " ").replace(",", " "), (row["game"], name)
+
+
+def test_names_within_names_common_words_units_and_first_occurrence():
+    source = ("Put the oven glove in the box. </s> OBS You see an oven, an oven glove, 25g of oak and 12 boxes. "
+              "</s> PACT take 3 apples </s> POBS 3 apples </s>")
+    m = EntityMap(source, ["take oven glove", "take 25g of oak", "put oven glove in box", "open oven"])
+    assert m.source == ("Put the <e1> in the <e2>. </s> OBS You see an <e3>, an <e1>, <n1>g of <e4> and <n2> boxes. "
+                        "</s> PACT take <n3> <e5> </s> POBS <n3> <e5> </s>")
+    assert m.actions == ["take <e1>", "take <n1>g of <e4>", "put <e1> in <e2>", "open <e3>"]
+    assert m.restore("take <n1> g of <e4>") == "take 25g of oak"  # spaces a tokenizer adds do not matter
+    assert m.restore("take <e9>") is None and m.concrete("take <e1> from <e2>") == "take oven glove from box"
+
+
+def test_more_entities_than_placeholders_keep_the_surplus_as_text():
+    names = [f"thing{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_ENTITIES + 3)]
+    m = EntityMap("You see " + ", ".join(names) + ".", [f"take {n}" for n in names])
+    assert m.actions[MAX_ENTITIES - 1] == f"<e{MAX_ENTITIES}>".join(["take ", ""])
+    assert m.actions[-1] == f"take {names[-1]}" and m.restore(f"take {names[-1]}") == f"take {names[-1]}"
+    assert len(set(m.actions)) == len(names)
+
+
+def test_text_representation_is_the_paper_prompt():
+    row = {"source": "task </s> OBS You see an apple. </s>", "target": "take apple", "valid_actions": ["take apple"]}
+    assert training_pair(row, "text") == (row["source"], "take apple")
+    assert training_pair(row, "placeholders") == ("task </s> OBS You see an <e1>. </s>", "take <e1>")
+
+
+def test_placeholders_are_single_tokens_that_decoding_keeps():
+    tok = train_tokenizer(["take <e1> from <e12> </s> OBS <n3>g of <e2>"] * 3, vocab_size=200, placeholders=True)
+    ids = tok("put <n1>g of <e2> in <e12>").input_ids
+    pieces = tok.convert_ids_to_tokens(ids)
+    assert {"<n1>", "<e2>", "<e12>"} <= set(pieces)
+    assert all(len(tok(p, add_special_tokens=False).input_ids) == 1 for p in PLACEHOLDERS)
+    text = tok.decode(ids, skip_special_tokens=True)
+    assert EntityMap("", ["put 5g of oak in box"]).actions == ["put <n1>g of <e1> in <e2>"]
+    assert "<n1>" in text and "<e12>" in text
