@@ -9,10 +9,10 @@ Markdown and a bar chart (PNG) next to the results.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from bct.data import write_atomic
+from bct.errors import ArgumentParser, exits_cleanly
 from bct.games import PAPER_GAMES
 from bct.report import collect
 
@@ -97,12 +97,16 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
     width = 0.8 / max(1, len(series))
     fig, ax = plt.subplots(figsize=(max(8, 1.6 * len(groups) + 0.25 * len(series)), 4.5))
     for i, (name, cells, pub) in enumerate(series):
-        values = [(cells.get(g) or (0, 0))[0] for g in PAPER_GAMES] + [(average(cells) or (0, 0))[0]]
-        ax.bar([x + i * width for x in range(len(groups))], values, width, label=name, hatch="//" if pub else None,
-               alpha=0.6 if pub else 1.0)
+        found = [cells.get(g) for g in PAPER_GAMES] + [average(cells)]
+        xs = [x + i * width for x, v in zip(range(len(groups)), found) if v is not None]  # missing: no bar at all
+        values = [v[0] for v in found if v is not None]
+        # a score of 0 still shows as a thin bar with its label, unlike a missing result
+        bars = ax.bar(xs, [max(v, 0.008) for v in values], width, label=name, hatch="//" if pub else None,
+                      alpha=0.6 if pub else 1.0)
+        ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], fontsize=5, rotation=90, padding=1)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))], groups)
     ax.set_ylabel("score")
-    ax.set_ylim(0, 1.05)
+    ax.set_ylim(0, 1.15)
     ax.set_title(f"Ours on {fold} vs published (test), hatched")
     ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
@@ -111,10 +115,12 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
     plt.close(fig)
 
 
+@exits_cleanly
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog=f"python -m {__spec__.name}", description=__doc__.splitlines()[0])
     ap.add_argument("results_dir", nargs="?", default="results")
-    ap.add_argument("--fold", default=None, help="test (default when there are test results) or dev")
+    ap.add_argument("--fold", default=None, choices=["dev", "test"],
+                    help="test (default when there are test results) or dev")
     args = ap.parse_args()
     fold = args.fold or ("test" if collect(args.results_dir, "test") else "dev")
     _, rows = table(args.results_dir, fold)

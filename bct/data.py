@@ -13,7 +13,7 @@ from bct.gold import Trajectory
 from bct.prompt import pack_history
 
 MANIFEST = "manifest.json"
-DATA_FORMAT = 3  # 2: examples carry their valid actions; 3: and each episode's final state; older files are regenerated
+DATA_FORMAT = 4  # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does
 COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 
@@ -42,19 +42,61 @@ def write_atomic(path: str | Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; the file gets the usual mode
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_jsonl(path: str | Path, rows: Iterable[dict]) -> None:
     write_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
+def read_json(path: str | Path, what: str, fix: str) -> dict:
+    """A JSON object from a file bct wrote, or a UserError that names the file and the fix."""
+    try:
+        value = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UserError(f"{path} is not a readable {what} ({type(e).__name__}: {str(e).splitlines()[0][:80]}); {fix}") from None
+    if not isinstance(value, dict):
+        raise UserError(f"{path} is not a {what} (no JSON object); {fix}")
+    return value
+
+
 def read_manifest(out_dir: str | Path) -> dict:
     path = Path(out_dir) / MANIFEST
-    return json.loads(path.read_text()) if path.exists() else {"files": {}}
+    if not path.exists():
+        return {"files": {}}
+    manifest = read_json(path, "data manifest", f"delete it and run 'python -m bct.generate out_dir={out_dir}' again")
+    if not isinstance(manifest.get("files"), dict):
+        raise UserError(f"{path} has no 'files' table; delete it and run 'python -m bct.generate out_dir={out_dir}' again")
+    return manifest
+
+
+FIELDS = ("source", "target", "valid_actions", "final", "seed")
+
+
+def check_examples(path: Path) -> None:
+    """Every line a JSON example with the fields training needs; else a UserError naming the line."""
+    lines = path.read_text().splitlines()
+    if not any(line.strip() for line in lines):
+        raise UserError(f"{path} holds no examples; regenerate it: python -m bct.generate overwrite=true")
+    for n, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            raise UserError(f"{path}, line {n}, is not JSON; regenerate the file: python -m bct.generate overwrite=true") from None
+        missing = [k for k in FIELDS if not isinstance(row, dict) or k not in row]
+        if missing:
+            raise UserError(f"{path}, line {n}, lacks {', '.join(missing)} (written by an older bct?); regenerate it: "
+                            f"python -m bct.generate overwrite=true")
 
 
 def load_examples(path: str | Path, split: str = "train"):
@@ -70,4 +112,6 @@ def load_examples(path: str | Path, split: str = "train"):
         raise UserError(f"no generated data at {path}; run 'python -m bct.generate' first")
     if not files:
         raise UserError(f"no .jsonl files under {path}; run 'python -m bct.generate' first")
+    for f in files:
+        check_examples(Path(f))
     return datasets.load_dataset("json", data_files=files, split=split)

@@ -79,6 +79,10 @@ class ModularEnv:
         return list(self.twx.getGoldActionSequence())
 
     def step(self, action: str) -> Step:
+        if not isinstance(action, str):
+            raise TypeError(f"an action is a string (one of the valid actions), not {type(action).__name__}")
+        if self.last is None:
+            raise RuntimeError("reset(seed=..., fold=...) starts an episode; call it before step()")
         for m in self.modules:
             if m.owns(action):
                 answer = m.run(action)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import functools
 import sys
 from typing import Iterable
@@ -27,3 +28,11 @@ def exits_cleanly(main):
             sys.exit(2)
 
     return wrapper
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with bct's one-line errors (exit code 2), for the commands that are not Hydra apps."""
+
+    def error(self, message: str):
+        print(f"error: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import sys
 from pathlib import Path
 
 import hydra
@@ -19,7 +20,8 @@ from bct.config import entry
 from bct.errors import UserError, exits_cleanly, unknown
 from bct.games import Game, fold_seeds, get_game
 from bct.model import load_checkpoint
-from bct.rollout import EpisodeResult, rollout
+from bct.rollout import EpisodeResult, rollout, start_envs
+from bct.schema import EvaluateSchema, validate
 from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
@@ -94,15 +96,28 @@ def make_llm_agent(a: DictConfig, device: str | None = None) -> LLMAgent:
                     a.history_turns, a.guidance)
 
 
+EPISODE_FIELDS = ("seed", "score", "steps", "env_steps", "module_steps", "success", "history")
+
+
 def read_histories(path: Path) -> list[dict]:
-    """Finished episodes in a histories file; a line cut short by an interruption is dropped."""
+    """Finished episodes in a histories file. A line cut short by an interruption, or one that is not
+    a whole episode record (damaged, edited), is dropped from the file, so its variation is played again."""
     if not path.exists():
         return []
-    text = path.read_text()
-    complete = text[: text.rfind("\n") + 1]
-    if complete != text:
-        path.write_text(complete)
-    return [json.loads(line) for line in complete.splitlines()]
+    episodes, dropped = [], 0
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            record = None
+        if isinstance(record, dict) and all(k in record for k in EPISODE_FIELDS):
+            episodes.append(record)
+        elif line.strip():
+            dropped += 1
+    if dropped:
+        log.warning("%s: %d damaged line(s) dropped; those variations are played again", path, dropped)
+        write_atomic(path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in episodes))
+    return episodes
 
 
 def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict,
@@ -121,19 +136,27 @@ def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_s
 
 def evaluate(cfg: DictConfig) -> Path:
     """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes."""
+    cfg = validate(cfg, EvaluateSchema)
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
     agent, game, modules, run_name, settings = make_agent(cfg)
     out = Path(cfg.results_dir) / run_name / cfg.fold
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
     if results_file.exists():
-        previous = json.loads(results_file.read_text()).get("settings")
-        if previous != settings and previous and {k for k in SETTINGS if previous.get(k) != settings[k]} == {"fingerprint"}:
-            # the same run, retrained: its old results describe other weights
-            stale = out.with_name(f"{out.name}.replaced-{(previous.get('fingerprint') or 'unknown')[:8]}")
+        try:
+            previous = json.loads(results_file.read_text())["settings"]
+        except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+            previous = None  # damaged: what it was evaluated with is unknown
+        reason = None
+        if not isinstance(previous, dict):
+            reason, tag = "an unreadable results.json", "unreadable"
+        elif previous != settings and {k for k in SETTINGS if previous.get(k) != settings[k]} == {"fingerprint"}:
+            reason, tag = "results of earlier weights of this checkpoint", (previous.get("fingerprint") or "unknown")[:8]
+        if reason:  # set aside, nothing deleted, and evaluate afresh
+            stale = out.with_name(f"{out.name}.replaced-{tag}")
             shutil.rmtree(stale, ignore_errors=True)
             out.rename(stale)
-            log.warning("%s held results of earlier weights of this checkpoint; moved to %s, evaluating afresh", out, stale)
+            log.warning("%s held %s; moved to %s, evaluating afresh", out, reason, stale)
             previous = settings
         if previous != settings:
             diff = [k for k in SETTINGS if (previous or {}).get(k) != settings[k]]
@@ -147,6 +170,8 @@ def evaluate(cfg: DictConfig) -> Path:
     if done:
         log.info("%s: %d variations already played, %d to go", out, len(done & set(wanted)), len(todo))
 
+    envs = start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else []
+    # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(total=len(wanted), initial=len(wanted) - len(todo), unit="episode", disable=not cfg.progress,
                desc=f"{run_name} {cfg.fold}")
 
@@ -160,10 +185,13 @@ def evaluate(cfg: DictConfig) -> Path:
         bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / len(episodes):.3f}")
 
     try:
-        rollout(agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished)
+        rollout(agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished,
+                envs=envs)
     finally:
         bar.close()
         agent.close()
+        for env in envs:
+            env.close()
     write_atomic(results_file, json.dumps(summarize(settings, episodes, len(wanted), agent.stats(), getattr(agent, "trained", None)), indent=2) + "\n")
     return out
 
@@ -171,7 +199,11 @@ def evaluate(cfg: DictConfig) -> Path:
 @hydra.main(config_path="conf", config_name="evaluate", version_base="1.3")
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
-    out = evaluate(cfg)
+    try:
+        out = evaluate(cfg)
+    except KeyboardInterrupt:
+        print("\ninterrupted; run the same command again to play the variations not yet finished", file=sys.stderr)
+        sys.exit(130)
     r = json.loads((out / "results.json").read_text())
     print(f"{r['agent']} on {r['game']} ({r['variant']}, {r['fold']}, {r['num_variations']} variations): "
           f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}")

@@ -14,9 +14,10 @@ from tqdm.auto import tqdm
 
 from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
 from bct.env import ModularEnv
-from bct.errors import exits_cleanly
+from bct.errors import UserError, exits_cleanly
 from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
 from bct.gold import play_gold
+from bct.schema import GenerateSchema, validate
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,14 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
     folds = check_choices("fold", folds, check_fold)
     seeds_of = {fold: fold_seeds(fold, int(num_games), "games", "num_games") for fold in folds}
     out_dir = Path(out_dir)
+    try:  # before any game is played: a folder that cannot be written is known now
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / ".bct-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UserError(f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); "
+                        f"choose a folder you can write to") from None
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
     settings = {"num_games": int(num_games), "twx_version": twx_version, "format": DATA_FORMAT}
@@ -65,19 +74,31 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
                         "seconds": round(time.time() - start, 2),
                     }
                     manifest.update(twx_version=twx_version, config=config or {})
-                    write_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+                    write_atomic(out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"},
+                                                                indent=2) + "\n")
     bar.close()
+    manifest["written"] = [rel for *_, rel in jobs]  # what this run wrote (not saved)
     return manifest
+
+
+def cfg_list(values, canonical=None) -> list[str]:
+    values = [values] if isinstance(values, str) else list(values)
+    return [canonical(v).name for v in values] if canonical else values
 
 
 @hydra.main(config_path="conf", config_name="generate", version_base="1.3")
 @exits_cleanly
 def main(cfg: DictConfig) -> None:
+    cfg = validate(cfg, GenerateSchema)
     start = time.time()
     manifest = generate(cfg.games, cfg.variants, cfg.folds, cfg.num_games, cfg.out_dir, cfg.overwrite,
                         cfg.progress, config=OmegaConf.to_container(cfg, resolve=True))
-    n = sum(f["examples"] for f in manifest["files"].values())
-    print(f"{len(manifest['files'])} files, {n} examples in {cfg.out_dir}/ ({time.time() - start:.0f} s)")
+    written = manifest["written"]
+    n = sum(manifest["files"][rel]["examples"] for rel in written)
+    kept = len({data_path(".", g, v, f).as_posix().removeprefix("./") for g in cfg_list(cfg.games, get_game)
+                for v in cfg_list(cfg.variants) for f in cfg_list(cfg.folds)}) - len(written)
+    print(f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
+          + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else ""))
 
 
 if __name__ == "__main__":

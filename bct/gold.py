@@ -98,10 +98,14 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
                 if action not in traj.steps[-1].valid_actions:
                     raise ValueError(f"step {len(traj.steps) - 1}: '{action}' is not a valid action")
                 traj.steps.append(env.step(action))
+                if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
+                    break
                 try:
                     action = actions.send(traj.steps[-1])
                 except StopIteration:
                     action = None
+            if traj.steps[-1].done:
+                break
     except Exception as e:  # a rule that cannot apply: report the episode, keep going
         traj.error = f"{type(e).__name__}: {e}"
     if traj.error is None and traj.score < 1.0:

@@ -29,7 +29,9 @@ def hub_reachable(timeout: float = 5.0) -> bool:
 def load_pretrained(name_or_path: str, offline_presets: Iterable[str] = ()):
     """Model and tokenizer by hub id or local folder. A hub id that cannot be fetched is a UserError."""
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    from transformers.utils import logging as hf_logging
 
+    hf_logging.disable_progress_bar()  # a bar per weight file is noise beside bct's own progress
     kwargs = {}
     if not Path(name_or_path).exists() and not hub_reachable():
         kwargs["local_files_only"] = True  # use the hub cache if it has the model; fail fast if not

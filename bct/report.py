@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -13,12 +12,25 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from bct.errors import ArgumentParser, UserError, exits_cleanly
+from bct.games import FOLDS
+
 
 def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
-    """One row per results.json under `results_dir` (its summary fields, not the per-variation list)."""
+    """One row per results.json under `results_dir` (its summary fields, not the per-variation list).
+    A damaged file is skipped with a warning; a folder that does not exist is a UserError."""
+    if not Path(results_dir).is_dir():
+        raise UserError(f"no results folder at {results_dir}; evaluate first: python -m bct.evaluate ... "
+                        f"results_dir={results_dir}")
     rows = []
     for path in sorted(Path(results_dir).rglob("results.json")):
-        r = json.loads(path.read_text())
+        try:
+            r = json.loads(path.read_text())
+            if not all(k in r for k in ("game", "variant", "fold", "agent", "avg_score", "avg_steps", "avg_env_steps")):
+                raise KeyError("summary fields")
+        except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as e:
+            print(f"warning: skipped {path}: not a readable results file ({type(e).__name__})", file=sys.stderr)
+            continue
         if fold and r.get("fold") != fold:
             continue
         rows.append({**{k: v for k, v in r.items() if k != "per_variation"}, "run": path.parent.parent.name,
@@ -37,14 +49,15 @@ def table(rows: list[dict], title: str = "Evaluation results") -> Table:
     return t
 
 
+@exits_cleanly
 def main() -> None:
-    ap = argparse.ArgumentParser(description="Print a table of every evaluation under a results folder.")
+    ap = ArgumentParser(prog="python -m bct.report", description="Print a table of every evaluation under a results folder.")
     ap.add_argument("results_dir", nargs="?", default="results")
-    ap.add_argument("--fold", default=None)
+    ap.add_argument("--fold", default=None, choices=FOLDS)
     args = ap.parse_args()
     rows = collect(args.results_dir, args.fold)
     if not rows:
-        raise SystemExit(f"error: no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
+        raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
     Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
 
 

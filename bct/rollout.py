@@ -65,6 +65,12 @@ class Episode:
                              module_steps, self.steps[-1].success, self.stop or "", self.history)
 
 
+def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
+    """`n` environments (one JVM each), started in parallel."""
+    with ThreadPoolExecutor(max(1, n)) as pool:
+        return list(pool.map(lambda _: ModularEnv(game, [game.module] if modules else []), range(n)))
+
+
 def rollout(agent: Agent, game: Game, fold: str, seeds: Iterable[int], modules: bool, batch_size: int = 32,
             step_limit: int = 50, repeat_limit: int = 4, on_done: Callable[[EpisodeResult], None] | None = None,
             envs: list[ModularEnv] | None = None) -> list[EpisodeResult]:
@@ -74,9 +80,7 @@ def rollout(agent: Agent, game: Game, fold: str, seeds: Iterable[int], modules: 
         return []
     own = envs is None
     if own:
-        n = min(batch_size, len(queue))
-        with ThreadPoolExecutor(n) as pool:
-            envs = list(pool.map(lambda _: ModularEnv(game, [game.module] if modules else []), range(n)))
+        envs = start_envs(game, modules, min(batch_size, len(queue)))
     free, active, results = list(envs), [], []
     try:
         with ThreadPoolExecutor(len(envs)) as pool:

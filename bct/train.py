@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import time
 import traceback
 from pathlib import Path
@@ -17,11 +18,12 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
-from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest, write_atomic
+from bct.data import DATA_FORMAT, read_json, data_path, load_examples, read_manifest, write_atomic
 from bct.config import CONF, choices, entry
 from bct.errors import UserError, exits_cleanly
 from bct.games import get_game
-from bct.entities import PLACEHOLDERS, check_representation
+from bct.entities import PLACEHOLDERS
+from bct.schema import TrainSchema, validate
 from bct.model import RUN_CONFIG, build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.threads import set_threads
@@ -97,6 +99,19 @@ def encode(data, tokenizer, cfg: DictConfig):
     return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")
 
 
+def last_complete_checkpoint(folder: str | Path) -> str | None:
+    """The newest trainer checkpoint that was saved whole; one cut off mid-save (a kill while writing)
+    is skipped, so the run resumes from the one before rather than failing."""
+    found = sorted((p for p in Path(folder).glob("checkpoint-*") if p.name.rsplit("-", 1)[-1].isdigit()),
+                   key=lambda p: int(p.name.rsplit("-", 1)[-1]), reverse=True)
+    for p in found:
+        weights = any(p.glob("*.safetensors")) or (p / "pytorch_model.bin").exists()
+        if weights and (p / "trainer_state.json").exists() and (p / "optimizer.pt").exists():
+            return str(p)
+        log.warning("skipping %s: saved only in part (interrupted while saving)", p)
+    return None
+
+
 def process_state():
     """This process's place in a multi-process (`accelerate launch`) run; a single process is the main one."""
     from accelerate import PartialState
@@ -138,11 +153,17 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     """
     if cfg.get("game") is None:
         raise UserError(f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})")
-    check_representation(cfg.entities)
+    cfg = validate(cfg, TrainSchema)
     settings = run_settings(cfg)
     run_dir = Path(cfg.checkpoint_dir) / run_name(cfg, settings)
     run_file = run_dir / RUN_CONFIG
-    previous = json.loads(run_file.read_text()) if run_file.exists() else None
+    previous = read_json(run_file, "run record", f"delete {run_dir} to train afresh") if run_file.exists() else None
+    if previous and previous.get("settings") != settings and previous.get("status") != "done" \
+            and not last_complete_checkpoint(run_dir / "trainer"):
+        # a run that stopped before its first checkpoint (a refused or failed start): nothing to keep
+        log.info("%s held an unstarted run with another config; starting afresh", run_dir)
+        shutil.rmtree(run_dir)
+        previous = None
     if previous and previous.get("settings") != settings:
         diff = [k for k in SETTINGS if previous.get("settings", {}).get(k) != settings[k]]
         raise UserError(f"{run_dir} holds a run with another config (differs in: {', '.join(diff)}); "
@@ -156,7 +177,6 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
 
     import torch
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
-    from transformers.trainer_utils import get_last_checkpoint
 
     set_threads(cfg.threads)
     state = process_state()
@@ -199,9 +219,11 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_set, processing_class=tokenizer,
                              data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
                              callbacks=callbacks)
-    last = get_last_checkpoint(args.output_dir) if Path(args.output_dir).is_dir() else None
-    if last:
-        log.info("resuming from %s", last)
+    last = last_complete_checkpoint(args.output_dir)
+    steps = -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum * cfg.epochs
+    log.info("training %s: %d examples, %d epochs, about %d optimizer steps, on %s; writing %s%s", run_dir.name,
+             len(train_set), cfg.epochs, steps, "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
+             run_dir, f"; resuming from {Path(last).name}" if last else "")
     start = time.time()
     result = trainer.train(resume_from_checkpoint=last)
     if not trainer.is_world_process_zero():
@@ -268,7 +290,11 @@ def _hydra_main(cfg: DictConfig) -> None:
     from hydra.types import RunMode
 
     hc = HydraConfig.get()
-    record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
+    try:
+        record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
+    except KeyboardInterrupt:
+        print("\ninterrupted; run the same command again to resume from the last saved epoch", file=sys.stderr)
+        sys.exit(130)
     if record["status"] == "done":
         m = record["metrics"]
         print(f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "

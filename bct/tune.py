@@ -8,13 +8,12 @@ epochs (ties go to fewer epochs) and evaluates that checkpoint on test, or print
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 from pathlib import Path
 
 from bct.data import write_atomic
-from bct.errors import UserError, exits_cleanly
+from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.train import JOB
 
 
@@ -27,13 +26,23 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
         if not (folder / JOB).exists():
             problems.append(f"{name}: no {JOB} (still running, killed, or not a bct.train job)")
             continue
-        job = json.loads((folder / JOB).read_text())
+        try:
+            job = json.loads((folder / JOB).read_text())
+            job["status"]  # noqa: B018 - a job record has a status
+        except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+            problems.append(f"{name}: {JOB} is damaged (not a job record)")
+            continue
         if job["status"] != "done":
             problems.append(f"{name}: {job['status']}: {job.get('error', '')}".rstrip(": "))
         elif "results" not in job or not Path(job["results"]).exists():
             problems.append(f"{name}: trained but not evaluated (evaluate_after={job.get('evaluate_after')})")
         else:
-            res = json.loads(Path(job["results"]).read_text())
+            try:
+                res = json.loads(Path(job["results"]).read_text())
+                res["avg_score"]  # noqa: B018
+            except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+                problems.append(f"{name}: its results file {job['results']} is damaged")
+                continue
             jobs.append({**job, "folder": str(folder), "fold": res["fold"], "score": res["avg_score"],
                          "steps": res["avg_steps"], "n": res["num_variations"]})
     return jobs, problems
@@ -70,6 +79,7 @@ def plot(groups: dict[tuple, list[dict]], path: Path) -> None:
         jobs = sorted(jobs, key=lambda j: j["epochs"])
         ax.plot([j["epochs"] for j in jobs], [j["score"] for j in jobs], marker="o", label=f"{game} {variant} {model}")
     ax.set_xlabel("training epochs")
+    ax.xaxis.get_major_locator().set_params(integer=True)  # epochs are whole numbers
     ax.set_ylabel("dev score")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=8)
@@ -89,7 +99,7 @@ def test_command(job: dict, num_variations: int | None, results_dir: str) -> lis
 
 @exits_cleanly
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog=f"python -m {__spec__.name}", description=__doc__.splitlines()[0])
     ap.add_argument("sweep_dir")
     ap.add_argument("--dry-run", action="store_true", help="print the test evaluation commands instead of running them")
     ap.add_argument("--num-variations", type=int, default=None,

@@ -18,11 +18,12 @@ fi
 
 PY=${PYTHON:-python3}
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "error: bct needs Python >= 3.10 ($PY is older); set PYTHON=python3.11" >&2; exit 1; }
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
+[ -x .venv/bin/python ] || { echo "[setup] creating .venv"; "$PY" -m venv .venv; }
 pip() {  # quiet pip; drops the warnings about package-index folders that some machines list but lack
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
 # PyTorch first and explicitly: a CPU build where one is at hand keeps CI and laptops fast.
 read -ra torch_spec <<< "${TORCH_SPEC:-torch==2.13.0}"  # may carry pip options, e.g. --index-url URL
-.venv/bin/python -c 'import torch' 2>/dev/null || pip "${torch_spec[@]}"
+.venv/bin/python -c 'import torch' 2>/dev/null || { echo "[setup] installing PyTorch (${torch_spec[*]})"; pip "${torch_spec[@]}"; }
+.venv/bin/python -c 'import bct, transformers, textworld_express' 2>/dev/null || echo "[setup] installing bct and its dependencies (a few minutes the first time)"
 pip -e ".[dev]"

@@ -177,3 +177,28 @@ def test_the_hub_check_goes_through_huggingface_hub(monkeypatch):
     assert m.hub_reachable() is False and asked == [constants.ENDPOINT]
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     assert m.hub_reachable() is False and len(asked) == 1  # offline mode: not even asked
+
+
+def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
+    from bct.decoding import group_beam_search
+    from bct.model import build_from_config
+    from bct.tokenizer import train_tokenizer
+
+    tok = train_tokenizer(["take the red apple and put it in the box </s> look around"] * 4, vocab_size=120)
+    torch.manual_seed(0)
+    model = build_from_config({"d_model": 32, "d_ff": 64, "d_kv": 8, "num_heads": 4, "num_layers": 1}, tok).eval()
+    enc = tok(["take the red apple", "look around the box"], return_tensors="pt", padding=True)
+    ours = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=4, num_groups=1, diversity_penalty=0.0,
+                             max_new_tokens=6)
+    ref = model.generate(**enc, num_beams=4, num_return_sequences=4, max_new_tokens=6, do_sample=False,
+                         output_scores=True, return_dict_in_generate=True)
+    assert [tok.decode(t, skip_special_tokens=True) for per in ours for t, _ in per] == \
+           tok.batch_decode(ref.sequences, skip_special_tokens=True)
+    assert [s for per in ours for _, s in per] == pytest.approx(ref.sequences_scores.tolist(), abs=1e-4)
+    diverse = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
+                                diversity_penalty=0.9, max_new_tokens=6)
+    plain = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
+                              diversity_penalty=0.0, max_new_tokens=6)
+    first_tokens = lambda hyps: {tuple(t[:1]) for t, _ in hyps}  # noqa: E731
+    assert all(len(first_tokens(d)) > len(first_tokens(p)) for d, p in zip(diverse, plain))
+    assert all(len(per) == 8 for per in diverse)

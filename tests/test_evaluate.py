@@ -169,8 +169,8 @@ def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path,
 @pytest.mark.parametrize("args, says", [
     (["checkpoint=/nonexistent/run"], "checkpoint /nonexistent/run does not exist"),
     (["checkpoint=conf"], "is not a bct checkpoint"),
-    (["agent=random", "+game=twc", "fold=valid"], "unknown fold 'valid'; valid choices: dev, test, train"),
-    (["agent=random", "+game=twc", "num_variations=5000"], "the dev fold has 1000 variations; choose 1 to 1000"),
+    (["agent=random", "+game=twc", "fold=valid"], "fold=valid: choose one of train, dev, test"),
+    (["agent=random", "+game=twc", "num_variations=5000"], "num_variations=5000: must be at most 1000 (a fold has 1000 games)"),
     (["agent=random"], "agent=random needs a game"),
     (["agent=random", "+game=chess"], "unknown game 'chess'"),
 ])

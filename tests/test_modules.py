@@ -96,6 +96,7 @@ def test_kb_answers_for_dev_and_test_objects():
 
     kb = make_module("kb-twc")
     # objects of the dev ("valid") and test folds, which never occur in training games
+    kb.observe("", "You see a magazine. You also see a newspaper.", "")
     assert kb.run("query magazine") == "magazine is expected to be located at end table. magazine is expected to be located at side table."
     assert kb.run("query newspaper").startswith("newspaper is expected to be located at ")
     assert len(knowledge()) == 501
@@ -105,7 +106,22 @@ def test_kb_offers_queries_for_objects_in_view_and_answers_bad_queries():
     kb = observed("kb-twc", look="You see a bed. In another part of the room you see a black blanket.",
                   inventory="Inventory:\n  a dirty teal dress\n")
     assert kb.commands() == ["query black blanket", "query dirty teal dress"]
-    assert "don't know where 'moon rock'" in kb.run("query moon rock")
+    assert "have not seen 'moon rock'" in kb.run("query moon rock")
+
+
+def test_modules_use_only_what_was_seen_and_keep_answers_short():
+    kb = make_module("kb-twc")
+    assert kb.run("query magazine").startswith("You have not seen 'magazine'")  # a known object, never seen
+    kb.observe("", "You see a magazine.", "")
+    assert kb.run("query magazine").startswith("magazine is expected to be located at")
+    calc = observed("calc", observation="Your task is to solve the following math problem: divide 12 by 6 .")
+    for spelling in ["١٢", "６", "1_0", "1e1", "+6"]:
+        assert "not both numbers" in calc.run(f"div {spelling} 6"), spelling
+    assert calc.run("div 12 6") == "The result of dividing 12 by 6 is 2."
+    for module in [kb, calc, make_module("navigation"), make_module("sortquantity")]:
+        verb = module.verbs[0]
+        answer = module.run(f"{verb} " + "x" * 100_000 + " y")
+        assert len(answer) < 300, (module.name, len(answer))
     assert "Which object?" in kb.run("query")
 
 

@@ -8,6 +8,7 @@ calls. Episodes' queries go out concurrently, up to `concurrency` at a time.
 from __future__ import annotations
 
 import hashlib
+import logging
 import json
 import os
 import re
@@ -22,15 +23,21 @@ from bct.errors import UserError
 from bct.games import Game
 
 
+for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
+    logging.getLogger(_name).setLevel(logging.WARNING)
+
+
 class OpenAIBackend:
     def __init__(self, model: str, base_url: str | None, api_key_env: str = "OPENAI_API_KEY", retries: int = 4,
                  timeout: float = 60.0) -> None:
         import openai
 
         key = os.environ.get(api_key_env)
-        if not key:
+        if not key and not base_url:
             raise UserError(f"no API key: set the environment variable {api_key_env} (or name another one with "
                             f"agent.api_key_env=NAME)")
+        # A local OpenAI-compatible server (llama.cpp, vLLM, Ollama) needs no key; the client wants some string.
+        key = key or "no-key"
         # The client retries 429 and 5xx answers with exponential backoff.
         self.client = openai.OpenAI(api_key=key, base_url=base_url or None, max_retries=retries, timeout=timeout)
         self.model, self.base_url = model, base_url
@@ -47,6 +54,9 @@ class OpenAIBackend:
             raise UserError(f"model '{self.model}' was not found at {self.base_url or 'OpenAI'}; check agent.model") from None
         except openai.APIConnectionError:
             raise UserError(f"could not reach {self.base_url or 'the OpenAI API'}; check agent.base_url and the network") from None
+        except openai.APIStatusError as e:  # still failing after the retries; the server's text may echo secrets
+            raise UserError(f"{self.base_url or 'the OpenAI API'} answered HTTP {e.status_code} after "
+                            f"{self.client.max_retries} retries; try again later, or check the server") from None
         usage = r.usage
         return {"text": r.choices[0].message.content or "",
                 "prompt_tokens": usage.prompt_tokens if usage else 0,

@@ -8,6 +8,7 @@ import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.decoding import group_beam_search
+from bct.errors import UserError
 from bct.prompt import represent
 
 DECODINGS = ("generate", "rank")
@@ -42,7 +43,10 @@ class T5Agent(Agent):
         self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
         self.tokenizer = tokenizer
         self.decoding, self.num_beams, self.entities = decoding, num_beams, entities
-        self.beam_groups, self.diversity_penalty = beam_groups, diversity_penalty
+        self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
+        if num_beams % self.beam_groups:
+            raise UserError(f"num_beams={num_beams} must be a multiple of beam_groups={beam_groups} "
+                            f"(the original: 16 beams in 16 groups)")
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = fallback_skip
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch

@@ -38,3 +38,9 @@ class Module:
 
     def bad_usage(self, problem: str) -> str:
         return f"{problem} Usage: {self.usage}"
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """An argument echoed back in an answer, cut short: answers stay short whatever the agent sends."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

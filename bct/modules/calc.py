@@ -6,7 +6,7 @@ import functools
 import itertools
 
 from bct.modules import text
-from bct.modules.base import Module
+from bct.modules.base import Module, quote
 
 NUM = {"LIKE_NUM": True}
 
@@ -78,14 +78,14 @@ class Calc(Module):
     def run(self, action: str) -> str:
         op, *args = action.strip().lower().split()
         if len(args) != 2:
-            return self.bad_usage(f"'{op}' takes two numbers, got {len(args)}.")
+            return self.bad_usage(f"'{quote(op)}' takes two numbers, got {len(args)}.")
         values = [text.number(a) for a in args]
         if None in values:
-            return self.bad_usage(f"'{' '.join(args)}' are not both numbers.")
+            return self.bad_usage(f"'{quote(' '.join(args))}' are not both numbers.")
         seen = self.numbers
         unseen = [a for a, v in zip(args, values) if v not in seen]
         if unseen:
-            return f"I have not observed the number {unseen[0]}; I only compute with numbers you have seen."
+            return f"I have not observed the number {quote(unseen[0])}; I only compute with numbers you have seen."
         a, b = values
         if op == "div" and b == 0:
             return "I cannot divide by zero."

@@ -10,7 +10,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.util import filter_spans
 
 from bct.modules import text
-from bct.modules.base import Module
+from bct.modules.base import Module, quote
 
 
 @functools.cache
@@ -41,10 +41,12 @@ class KnowledgeBaseTWC(Module):
 
     def reset(self) -> None:
         self.in_view: list[str] = []
+        self.seen: set[str] = set()  # every object seen or held this episode (lower case)
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         seen = [obj for t in (look, inventory) for sentence in text.sentences(t) for obj in read_objects(sentence)]
         self.in_view = list(dict.fromkeys(seen))
+        self.seen |= {obj.lower() for obj in seen}
 
     def commands(self) -> list[str]:
         return [f"query {name}" for name in self.in_view]
@@ -53,7 +55,9 @@ class KnowledgeBaseTWC(Module):
         obj = action.strip()[len("query"):].strip()
         if not obj:
             return self.bad_usage("Which object?")
+        if obj.lower() not in self.seen:  # only what the agent has seen: no peeking at the whole object list
+            return f"You have not seen '{quote(obj)}'; query an object you see or hold."
         locations = knowledge().get(obj.lower())
         if not locations:
-            return f"I don't know where '{obj}' belongs."
+            return f"I don't know where '{quote(obj)}' belongs."
         return " ".join(f"{obj} is expected to be located at {place}." for place in locations)

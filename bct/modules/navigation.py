@@ -6,7 +6,7 @@ import functools
 from collections import deque
 
 from bct.modules import text
-from bct.modules.base import Module
+from bct.modules.base import Module, quote
 
 DIRECTIONS = ["north", "south", "east", "west"]
 ALPHA = {"IS_ALPHA": True}
@@ -102,7 +102,7 @@ class Navigation(Module):
             return self.bad_usage("Which room?")
         if goal not in self.graph:
             known = ", ".join(sorted(self.graph)) or "none yet"
-            return f"I don't know a room called '{goal}'. Rooms I know: {known}."
+            return f"I don't know a room called '{quote(goal)}'. Rooms I know: {known}."
         if self.here is None:
             return "I don't know where you are yet; look around first."
         if goal == self.here:

@@ -8,7 +8,7 @@ import pint
 from spacy.util import filter_spans
 
 from bct.modules import text
-from bct.modules.base import Module
+from bct.modules.base import Module, quote
 
 WORD = {"IS_ALPHA": True, "IS_STOP": False}
 
@@ -76,7 +76,7 @@ class SortQuantity(Module):
     def run(self, action: str) -> str:
         words = action.strip().lower().split()
         if len(words) != 2 or words[1] not in ("ascending", "descending"):
-            return self.bad_usage(f"I can't '{action.strip()}'.")
+            return self.bad_usage(f"I can't '{quote(action)}'.")
         items = self.items
         if not items:
             return "I have not observed any items with quantities yet."

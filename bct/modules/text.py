@@ -67,12 +67,15 @@ def strip_article(span: Span) -> str:
     return span.text.strip()
 
 
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
 def number(text: str) -> int | float | None:
-    """An integer or decimal written with digits, else None."""
-    try:
-        value = float(text)
-    except ValueError:
+    """An integer or decimal written with ASCII digits as the games write them ('12', '0.5'), else None:
+    no other spellings of a number ('١٢', '６', '1_0', '1e1', '+6')."""
+    if not _NUMBER.fullmatch(text):
         return None
+    value = float(text)
     return int(value) if value.is_integer() else value
 
 
