@@ -33,6 +33,10 @@ PUBLISHED = {
 }
 
 
+# Presets that change a paper game, shown in that game's column with a mark on the row.
+VARIANT_GAMES = {"mapreader-directions": ("mapreader", " [navigator says the direction]")}
+
+
 def label(row: dict) -> str:
     """'BCT t5-cpu-scratch-ep4 placeholders rank+mod', 'LLM gpt-4o+mod', 'Random', ... from a results row."""
     prefix = f"{row['game']}-{row['variant']}-"
@@ -54,8 +58,9 @@ def label(row: dict) -> str:
 def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
     ours: dict[str, dict[str, tuple[float, float]]] = {}
     for row in collect(results_dir, fold):
-        if row["game"] in PAPER_GAMES and row.get("avg_score") is not None:
-            ours.setdefault(label(row), {})[row["game"]] = (row["avg_score"], row["avg_env_steps"])
+        game, name = VARIANT_GAMES.get(row["game"], (row["game"], ""))
+        if game in PAPER_GAMES and row.get("avg_score") is not None:
+            ours.setdefault(label(row) + name, {})[game] = (row["avg_score"], row["avg_env_steps"])
     return sorted(ours), ours
 
 

@@ -19,12 +19,9 @@ The rule, decided per case:
 - Names that contain other names (`oven` / `oven glove`): the longest match wins at each position.
 - Common words that are also objects (`box`, `map`, `coin`): every whole-word mention is the
   entity, in the task too; a name is never matched inside a longer word (`box` in `boxes`).
-- Matching ignores case. Numbering is by first occurrence in the latest observation (OBS), then in
-  the rest of the prompt, then in the valid actions. The latest observation first, because the
-  next action is usually about what it names: the room the navigator names next, the object the
-  knowledge base places, the calculator's result are then always `<e1>` or `<n1>`. (Numbered from
-  the task instead, a mapreader agent of this size never learned to find the direction of the room
-  the navigator named: 0.15 on test, its scores for north, south and east within 0.1 of each other.)
+- Matching ignores case. Numbering is by first occurrence in the prompt, then in the valid actions:
+  the task comes first, so the entities it names keep their numbers throughout an episode (the
+  coin's room is always `<e2>` in mapreader).
 - More entities than placeholders (`MAX_ENTITIES`, `MAX_NUMBERS`): the surplus stays as text, which
   keeps the mapping one to one.
 """
@@ -58,7 +55,6 @@ _PLACES = [
 ]
 _MAP_EDGE = re.compile(r"The ([^.]+?) connects to the ([^.]+?)\.")
 _PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
-_OBS = re.compile(r" </s> OBS (.*?) </s> INV ")
 _PLACEHOLDER = re.compile(r"<[en]\d+>")
 _SPACED = re.compile(r"\s*(<[en]\d+>)\s*")
 
@@ -109,9 +105,6 @@ class EntityMap:
         self._pattern = re.compile("|".join(alternatives), re.I)
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}
-        obs = _OBS.search(source)
-        if obs:  # the latest observation's names are numbered first (see the module docstring)
-            self.rewrite(obs.group(1))
         self.source = self.rewrite(source)
         self.actions = [self.rewrite(a) for a in valid_actions]
         self._back: dict[str, str] = {}

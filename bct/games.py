@@ -28,6 +28,8 @@ GAMES: dict[str, Game] = {
     for g in [
         Game("arithmetic", "arithmetic", "", "calc", "arithmetic"),
         Game("mapreader", "mapreader", "", "navigation", "mapreader"),
+        # beyond the paper: the navigator also says which way to move (bct/modules/navigation_directions.py)
+        Game("mapreader-directions", "mapreader", "", "navigation-directions", "mapreader"),
         Game("sorting", "sorting", "", "sortquantity", "sorting"),
         Game("twc", "twc", _TWC_PARAMS.format(rooms=1, items=1), "kb-twc", "twc"),
         # TextWorld Commonsense levels after seed 003; TWX allows at most 4 items to put away.

@@ -24,7 +24,7 @@ def arithmetic(action: str, env: ModularEnv):
     """The calculation right after the math problem is read."""
     yield action
     if action == "read math problem":
-        calc = env.module("calc")
+        calc = env.module(env.game.module)
         yield calc.command_for(calc.problems[-1])
 
 
@@ -42,7 +42,7 @@ def mapreader(action: str, env: ModularEnv):
     coin_room = re.search(r"coin that is located in the (.+?),", task).group(1)
     box_room = re.search(r"box found in the (.+?)\.", task).group(1)
     goal = box_room if "coin" in env.last.inventory else coin_room
-    nav = env.module("navigation")
+    nav = env.module(env.game.module)
     yield f"next step to {goal}"
     yield f"move {nav.exits[nav.last_path[1]]}"
 

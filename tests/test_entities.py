@@ -75,3 +75,11 @@ def test_placeholders_are_single_tokens_that_decoding_keeps():
     text = tok.decode(ids, skip_special_tokens=True)
     assert EntityMap("", ["put 5g of oak in box"]).actions == ["put <n1>g of <e1> in <e2>"]
     assert "<n1>" in text and "<e12>" in text
+
+
+def test_the_task_numbers_its_entities_first_so_they_keep_their_numbers(gold_rows):
+    # mapreader: the coin, its room, the box, the box's room, whatever the step
+    for row in [r for r in gold_rows if r["game"] == "mapreader" and r["variant"] == "modules" and not r["final"]]:
+        m = represent(row["source"], row["valid_actions"], "placeholders")
+        assert m.source.startswith("Your task is to take the <e1> that is located in the <e2>, and put it into the <e3> "
+                                   "found in the <e4>."), m.source[:160]

@@ -126,9 +126,19 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
 
 
 def test_registry_and_ownership():
-    assert set(MODULES) == {"calc", "navigation", "sortquantity", "kb-twc"}
-    with pytest.raises(UserError, match="valid choices: calc, kb-twc, navigation, sortquantity"):
+    assert set(MODULES) == {"calc", "navigation", "navigation-directions", "sortquantity", "kb-twc"}
+    with pytest.raises(UserError, match="valid choices: calc, kb-twc, navigation, navigation-directions, sortquantity"):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")
     assert not make_module("navigation").owns("move north")
     assert make_module("calc").owns("div 4 2") and not make_module("calc").owns("take 4 apples")
+
+
+def test_the_directions_navigator_also_says_which_way_to_move():
+    nav = observed("navigation-directions", observation="The map reads: The kitchen connects to the pantry.",
+                   look="You are in the kitchen. To the North you see the pantry.")
+    assert nav.run("next step to pantry") == ("The next location to go to is the pantry. The full path from the "
+                                              "kitchen to the pantry is: kitchen, pantry. To go there, move north.")
+    plain = observed("navigation", observation="The map reads: The kitchen connects to the pantry.",
+                     look="You are in the kitchen. To the North you see the pantry.")
+    assert plain.run("next step to pantry").endswith("kitchen, pantry.")

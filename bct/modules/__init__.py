@@ -7,11 +7,13 @@ from bct.modules.base import Module
 from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.navigation import Navigation
+from bct.modules.navigation_directions import NavigationDirections
 from bct.modules.sortquantity import SortQuantity
 
 MODULES: dict[str, type[Module]] = {
     "calc": Calc,
     "navigation": Navigation,
+    "navigation-directions": NavigationDirections,
     "sortquantity": SortQuantity,
     "kb-twc": KnowledgeBaseTWC,
 }

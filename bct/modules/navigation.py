@@ -112,7 +112,11 @@ class Navigation(Module):
             return f"I don't know a way from the {self.here} to the {goal} yet; read the map first."
         self.last_path = path
         return (f"The next location to go to is the {path[1]}. "
-                f"The full path from the {self.here} to the {goal} is: {', '.join(path)}.")
+                f"The full path from the {self.here} to the {goal} is: {', '.join(path)}.") + self.hint(path[1])
+
+    def hint(self, room: str) -> str:
+        """Extra words after the answer (none: the paper's navigator; see navigation_directions)."""
+        return ""
 
 
 def _split_list(d, start: int) -> list[str]:
