@@ -202,3 +202,31 @@ def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
     first_tokens = lambda hyps: {tuple(t[:1]) for t, _ in hyps}  # noqa: E731
     assert all(len(first_tokens(d)) > len(first_tokens(p)) for d, p in zip(diverse, plain))
     assert all(len(per) == 8 for per in diverse)
+
+
+def test_paper_decoding_defaults_and_evaluation_precision(monkeypatch):
+    from bct.agents.t5 import eval_dtype
+
+    with initialize_config_dir(str(CONF), version_base="1.3"):
+        cfg = compose("evaluate")
+    assert (cfg.num_beams, cfg.beam_groups, cfg.diversity_penalty, cfg.fallback_skip) == (16, 16, 0.9, 4)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
+    assert eval_dtype("cuda") == torch.bfloat16 and eval_dtype("cpu") == torch.float32
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
+    assert eval_dtype("cuda") == torch.float32
+
+
+def test_game_presets_have_one_source():
+    from bct.config import choices
+    from bct.games import ALIASES, GAMES
+
+    assert choices("game") == sorted([*GAMES, *ALIASES]) and not (CONF / "game").exists()
+    with initialize_config_dir(str(CONF), version_base="1.3"):
+        assert compose("train", overrides=["+game=twc-easy"]).game.name == "twc"  # an alias names its game
+
+
+def test_final_examples_train_only_when_asked(tmp_path):
+    plain = json.loads((tr.train(train_config(tmp_path)) / "bct_config.json").read_text())
+    final = json.loads((tr.train(train_config(tmp_path, "final_example=true")) / "bct_config.json").read_text())
+    assert final["num_examples"] == plain["num_examples"] + 2  # one 'completed' example per training game

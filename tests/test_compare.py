@@ -1,5 +1,6 @@
 """`python -m bct.compare`: our rows beside the published ones, blank where results are missing, and a chart."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,9 @@ def test_compare_table_and_chart(tmp_path):
     lines = r.stdout.splitlines()
     assert "on dev" in lines[0]  # no test results here: the dev results are compared
     assert any(line.startswith("| Oracle+mod |  |  |  | 1.00 (") and line.endswith("|  |") for line in lines)
+    oracle = json.loads(next(tmp_path.glob("oracle-twc-modules/dev/results.json")).read_text())
+    env_steps = f"1.00 ({oracle['avg_env_steps']:.0f})"  # environment steps, as published: module calls not counted
+    assert f"|  |  |  | {env_steps} |" in r.stdout and oracle["avg_env_steps"] < oracle["avg_steps"]
     assert any(line.startswith("| Random |  |  | ") for line in lines)
     assert "| BCT t5-base+mod (published) | 1.00 (5) | 1.00 (10) | 0.98 (8) | 0.97 (3) | 0.99 (7) |" in lines
     assert (tmp_path / "comparison-dev.md").read_text().strip() in r.stdout
