@@ -180,6 +180,9 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
 
     set_threads(cfg.threads)
     state = process_state()
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # a bar for every weight file written is noise beside the trainer's own
 
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])

@@ -121,16 +121,15 @@ def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
     import signal
     import time
 
-    p = subprocess.Popen([sys.executable, "-m", "bct.train", "+game=twc", "model=t5-tiny-scratch", "epochs=200",
+    p = subprocess.Popen([sys.executable, "-m", "bct.train", "+game=twc", "model=t5-tiny-scratch", "epochs=1000",
                           "num_games=2", "progress=false", f"data_dir={tmp_path / 'data'}", "run_name=long",
                           f"checkpoint_dir={tmp_path / 'ck'}", f"hydra.run.dir={tmp_path / 'out'}"],
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    record = tmp_path / "ck" / "long" / "bct_config.json"
+    trainer = tmp_path / "ck" / "long" / "trainer"
     deadline = time.time() + 120
-    while not record.exists() and time.time() < deadline and p.poll() is None:
-        time.sleep(0.2)
-    time.sleep(2)  # into the training loop
-    p.send_signal(signal.SIGINT)
+    while not any(trainer.glob("checkpoint-*")) and time.time() < deadline and p.poll() is None:
+        time.sleep(0.1)
+    p.send_signal(signal.SIGINT)  # in the training loop: an epoch is saved, a thousand to go
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130 and "Traceback" not in err, err[-2000:]
     assert "interrupted; run the same command again to resume" in err
