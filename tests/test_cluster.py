@@ -230,3 +230,23 @@ def test_final_examples_train_only_when_asked(tmp_path):
     plain = json.loads((tr.train(train_config(tmp_path)) / "bct_config.json").read_text())
     final = json.loads((tr.train(train_config(tmp_path, "final_example=true")) / "bct_config.json").read_text())
     assert final["num_examples"] == plain["num_examples"] + 2  # one 'completed' example per training game
+
+
+def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
+    import bct.threads as th
+
+    monkeypatch.setattr(th.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv("SLURM_CPUS_PER_TASK", raising=False)
+    monkeypatch.setattr(th, "busy_cores", lambda: 0.2)
+    assert th.auto_threads()[0] == 4
+    monkeypatch.setenv("SLURM_CPUS_PER_TASK", "3")
+    assert th.auto_threads() == (3, "SLURM_CPUS_PER_TASK")
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert th.auto_threads()[0] == 2
+    monkeypatch.setattr(th, "busy_cores", lambda: 1.9)  # another job computes on one of them: one thread
+    assert th.auto_threads()[0] == 1
+    assert th.set_threads(3) == 3 and torch.get_num_threads() == 3
+    with pytest.raises(UserError, match="positive number of CPU threads"):
+        th.set_threads(0)
+    torch.set_num_threads(1)
