@@ -145,17 +145,13 @@ def validate(cfg: DictConfig, schema) -> DictConfig:
     except OmegaConfBaseException as e:
         key = e.full_key or "?"
         value = getattr(e, "value", None)
+        parent, _, leaf = key.rpartition(".")
         node = OmegaConf.structured(schema)
         try:
-            expected = _expected(OmegaConf.get_type(node, key.split(".")[0]) if "." not in key else
-                                 OmegaConf.get_type(OmegaConf.select(node, key.rsplit(".", 1)[0]), key.rsplit(".", 1)[1]))
+            expected = _expected(OmegaConf.get_type(OmegaConf.select(node, parent) if parent else node, leaf))
         except Exception:
             expected = "another value"
         shown = value if value is not None else OmegaConf.select(cfg, key, throw_on_missing=False)
         raise UserError(f"{key}={shown}: must be {expected}") from None
-    _check(schema, merged)
-    if "threads" in merged and merged.threads != "auto" and not (isinstance(merged.threads, int)
-                                                                 and not isinstance(merged.threads, bool)
-                                                                 and merged.threads >= 1):
-        raise UserError(f"threads={merged.threads}: give auto or a positive number of CPU threads")
+    _check(schema, merged)  # `threads` is checked where it is applied (bct.threads.set_threads)
     return merged
