@@ -112,6 +112,40 @@ def last_complete_checkpoint(folder: str | Path) -> str | None:
     return None
 
 
+def interrupt_callback():
+    """A TrainerCallback for Ctrl-C: the step under way finishes, a checkpoint is saved there, and
+    training stops, so that resuming neither loses nor repeats a step. A second Ctrl-C stops at once.
+
+    Python's default handler raises KeyboardInterrupt wherever the main thread happens to be, and
+    where that is a destructor or a callback the interruption is printed and dropped: the run then
+    trains on. A flag read at step ends cannot be dropped."""
+    import signal
+
+    from transformers import TrainerCallback
+
+    class StopOnInterrupt(TrainerCallback):
+        interrupted = False
+
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.previous = signal.getsignal(signal.SIGINT)
+            signal.signal(signal.SIGINT, self.handle)
+
+        def handle(self, signum, frame):
+            if self.interrupted:
+                signal.signal(signal.SIGINT, self.previous)
+                raise KeyboardInterrupt
+            self.interrupted = True
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if self.interrupted:
+                control.should_save = control.should_training_stop = True
+
+        def on_train_end(self, args, state, control, **kwargs):
+            signal.signal(signal.SIGINT, self.previous)
+
+    return StopOnInterrupt()
+
+
 def process_state():
     """This process's place in a multi-process (`accelerate launch`) run; a single process is the main one."""
     from accelerate import PartialState
@@ -219,9 +253,10 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         "save_strategy": cfg.save_strategy, "save_steps": cfg.save_steps, "save_total_limit": 1,
         "report_to": report_to, "run_name": run_dir.name, "disable_tqdm": not cfg.progress,
         "dataloader_pin_memory": torch.cuda.is_available(), **precision(), **trainer_overrides(cfg)})
+    stop = interrupt_callback()
     trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_set, processing_class=tokenizer,
                              data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
-                             callbacks=callbacks)
+                             callbacks=[stop, *(callbacks or [])])
     last = last_complete_checkpoint(args.output_dir)
     steps = -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum * cfg.epochs
     log.info("training %s: %d examples, %d epochs, about %d optimizer steps, on %s; writing %s%s", run_dir.name,
@@ -229,6 +264,8 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
              run_dir, f"; resuming from {Path(last).name}" if last else "")
     start = time.time()
     result = trainer.train(resume_from_checkpoint=last)
+    if stop.interrupted:  # stopped at a step end, with a checkpoint there: not done
+        raise KeyboardInterrupt
     if not trainer.is_world_process_zero():
         return run_dir
     trainer.save_model(str(run_dir))
@@ -296,7 +333,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     try:
         record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
     except KeyboardInterrupt:
-        print("\ninterrupted; run the same command again to resume from the last saved epoch", file=sys.stderr)
+        print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
         sys.exit(130)
     if record["status"] == "done":
         m = record["metrics"]
