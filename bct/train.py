@@ -86,7 +86,9 @@ def scratch_model(cfg: DictConfig, data, run_dir: Path):
                                     placeholders=cfg.entities == "placeholders")
         tokenizer.save_pretrained(run_dir)
     set_seed(cfg.seed)
-    return build_from_config(OmegaConf.to_container(cfg.model.config), tokenizer), tokenizer
+    locality = cfg.model.get("locality")
+    return build_from_config(OmegaConf.to_container(cfg.model.config), tokenizer,
+                             list(locality) if locality else None), tokenizer
 
 
 def encode(data, tokenizer, cfg: DictConfig):
@@ -217,6 +219,10 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # a bar for every weight file written is noise beside the trainer's own
+    if not cfg.progress:  # and with progress=false (logs, batch jobs), datasets' bars too
+        import datasets
+
+        datasets.disable_progress_bars()
 
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])

@@ -106,6 +106,23 @@ def test_loading_by_local_path_is_the_hub_code_path(tmp_path):
     assert model.config.d_model == 16 and tokenizer("take").input_ids == tok("take").input_ids
 
 
+def test_local_heads_start_by_attending_near_themselves():
+    import torch
+
+    from bct.errors import UserError
+    from bct.model import build_from_config
+
+    tok = train_tokenizer(["to the north you see the hall"] * 3, vocab_size=100)
+    sizes = {"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}
+    model = build_from_config(sizes, tok, locality=[1.0, 0.0])
+    att = model.encoder.block[0].layer[0].SelfAttention
+    bias = att.compute_bias(12, 12)[0]  # (heads, query, key)
+    assert bias[0, 5, 5] == 0 and bias[0, 5, 4] == bias[0, 5, 6] == -1 and bias[0, 5, 0] == -5  # head 0: local
+    assert torch.all(bias[1] == 0)  # slope 0: no preference
+    with pytest.raises(UserError, match="2 attention heads"):
+        build_from_config(sizes, tok, locality=[1.0])
+
+
 @pytest.mark.parametrize("args, says", [
     (["+game=chess"], "error: unknown game 'chess'; valid choices: arithmetic"),
     (["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
