@@ -19,9 +19,13 @@ The rule, decided per case:
 - Names that contain other names (`oven` / `oven glove`): the longest match wins at each position.
 - Common words that are also objects (`box`, `map`, `coin`): every whole-word mention is the
   entity, in the task too; a name is never matched inside a longer word (`box` in `boxes`).
-- Matching ignores case. Numbering is by first occurrence in the prompt, then in the valid actions:
-  the task comes first, so the entities it names keep their numbers throughout an episode (the
-  coin's room is always `<e2>` in mapreader).
+- Matching ignores case. Numbering is by first occurrence in the latest observation (OBS), then in
+  the prompt from its start (the task), then in the valid actions. What the next action acts on
+  is most often in the latest observation, so it gets the same small numbers at every step: the
+  navigator's next room is always `<e1>` in mapreader, and the model finds `<e1>` in "To the North
+  you see the <e1>" rather than matching two variable names. Numbering the task first instead
+  left the small model choosing between the coin's and the box's rooms by name, and it
+  confused them in one move of seven.
 - More entities than placeholders (`MAX_ENTITIES`, `MAX_NUMBERS`): the surplus stays as text, which
   keeps the mapping one to one.
 """
@@ -36,6 +40,9 @@ ENTITY_TOKENS = [f"<e{i}>" for i in range(1, MAX_ENTITIES + 1)]
 NUMBER_TOKENS = [f"<n{i}>" for i in range(1, MAX_NUMBERS + 1)]
 PLACEHOLDERS = ENTITY_TOKENS + NUMBER_TOKENS
 REPRESENTATIONS = ("text", "placeholders")
+# Which rule numbered a checkpoint's prompts; a model reads only prompts numbered its way.
+# 1: first occurrence from the task on; 2: the latest observation first.
+ENTITY_RULE = 2
 
 NUMBER = r"\d+(?:\.\d+)?"
 _QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of ", "6 " (before "pineapples")
@@ -54,6 +61,7 @@ _PLACES = [
     re.compile(r"(?:you see|there is also|you also see) (?:a|an|the) ([^.,]+?)(?:,| that|\.)", re.I),
 ]
 _MAP_EDGE = re.compile(r"The ([^.]+?) connects to the ([^.]+?)\.")
+_OBS = re.compile(r" </s> OBS (.*?) </s> INV ")
 _PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
 _PLACEHOLDER = re.compile(r"<[en]\d+>")
 _SPACED = re.compile(r"\s*(<[en]\d+>)\s*")
@@ -105,6 +113,9 @@ class EntityMap:
         self._pattern = re.compile("|".join(alternatives), re.I)
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}
+        obs = _OBS.search(source)
+        if obs:  # the latest observation is numbered first
+            self.rewrite(obs.group(1))
         self.source = self.rewrite(source)
         self.actions = [self.rewrite(a) for a in valid_actions]
         self._back: dict[str, str] = {}

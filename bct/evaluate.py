@@ -16,6 +16,7 @@ from bct.agents import AGENTS, Agent, OracleAgent, RandomAgent, T5Agent
 from bct.agents.llm import LLMAgent, LocalBackend, OpenAIBackend
 from bct.agents.t5 import DECODINGS
 from bct.data import write_atomic
+from bct.entities import ENTITY_RULE
 from bct.config import entry
 from bct.errors import UserError, exits_cleanly, unknown
 from bct.games import Game, fold_seeds, get_game
@@ -44,6 +45,10 @@ def make_agent(cfg: DictConfig) -> tuple[Agent, Game, bool, str, dict]:
             raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
         model, tokenizer, run = load_checkpoint(cfg.checkpoint)
         trained = run["settings"]
+        if trained.get("entities") == "placeholders" and trained.get("entity_rule", 1) != ENTITY_RULE:
+            raise UserError(f"checkpoint {cfg.checkpoint} was trained on placeholders numbered by an older rule "
+                            f"({trained.get('entity_rule', 1)}; this bct numbers them by rule {ENTITY_RULE}, "
+                            f"bct/entities.py) and would read its prompts wrongly; train it again")
         decoding = cfg.decoding or run.get("eval_defaults", {}).get("decoding", "generate")
         if decoding not in DECODINGS:
             raise unknown("decoding", decoding, DECODINGS)

@@ -22,7 +22,7 @@ from bct.data import DATA_FORMAT, read_json, data_path, load_examples, read_mani
 from bct.config import CONF, choices, entry
 from bct.errors import UserError, exits_cleanly
 from bct.games import get_game
-from bct.entities import PLACEHOLDERS
+from bct.entities import ENTITY_RULE, PLACEHOLDERS
 from bct.schema import TrainSchema, validate
 from bct.model import RUN_CONFIG, build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
@@ -42,6 +42,8 @@ def run_settings(cfg: DictConfig) -> dict:
               "model": OmegaConf.to_container(cfg.model, resolve=True),
               "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}}
     values.update({k: cfg[k] for k in SETTINGS if k not in values})
+    if values["entities"] == "placeholders":
+        values["entity_rule"] = ENTITY_RULE
     return values
 
 

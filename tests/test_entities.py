@@ -77,9 +77,15 @@ def test_placeholders_are_single_tokens_that_decoding_keeps():
     assert "<n1>" in text and "<e12>" in text
 
 
-def test_the_task_numbers_its_entities_first_so_they_keep_their_numbers(gold_rows):
-    # mapreader: the coin, its room, the box, the box's room, whatever the step
-    for row in [r for r in gold_rows if r["game"] == "mapreader" and r["variant"] == "modules" and not r["final"]]:
+def test_the_latest_observation_numbers_its_entities_first(gold_rows):
+    # what the next action acts on gets the same placeholder whatever the step: the navigator's next
+    # room is always <e1> (mapreader), the object just taken <e1> and its place <e2> (twc)
+    rows = [r for r in gold_rows if r["variant"] == "modules" and not r["final"]]
+    for row in [r for r in rows if r["game"] == "mapreader" and r["target"].startswith("move")]:
         m = represent(row["source"], row["valid_actions"], "placeholders")
-        assert m.source.startswith("Your task is to take the <e1> that is located in the <e2>, and put it into the <e3> "
-                                   "found in the <e4>."), m.source[:160]
+        assert " </s> OBS The next location to go to is the <e1>. " in m.source, m.source[:300]
+    puts = [r for r in rows if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]]
+    assert puts
+    for row in puts:
+        m = represent(row["source"], row["valid_actions"], "placeholders")
+        assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith("put <e1> in ")

@@ -16,7 +16,8 @@ from bct.generate import generate
 from bct.model import load_checkpoint
 from bct.rollout import rollout
 from bct.config import CONF
-from bct.entities import REPRESENTATIONS
+from bct.entities import ENTITY_RULE, REPRESENTATIONS
+from bct.errors import UserError
 from bct.prompt import training_pair
 from bct.train import train
 
@@ -131,6 +132,19 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
     assert ("scores" in hist[0]) if decoding == "rank" else ("fallback" in hist[0])
     if decoding == "rank":  # ranking only ever picks a valid action, which is its top candidate
         assert all(h["action"] == h["candidates"][0] for h in hist)
+
+
+def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny_checkpoint):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(tiny_checkpoint, old)
+    run = json.loads((old / "bct_config.json").read_text())
+    assert run["settings"]["entity_rule"] == ENTITY_RULE
+    del run["settings"]["entity_rule"]  # as written before the rule was recorded
+    (old / "bct_config.json").write_text(json.dumps(run))
+    with pytest.raises(UserError, match="numbered by an older rule"):
+        ev.evaluate(eval_config(tmp_path, f"checkpoint={old}", "num_variations=1"))
 
 
 def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path, monkeypatch):
