@@ -203,7 +203,8 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         shutil.rmtree(run_dir)
         previous = None
     if previous and previous.get("settings") != settings:
-        diff = [k for k in SETTINGS if previous.get("settings", {}).get(k) != settings[k]]
+        before = previous.get("settings", {})
+        diff = [k for k in sorted(set(before) | set(settings)) if before.get(k) != settings.get(k)]
         raise UserError(f"{run_dir} holds a run with another config (differs in: {', '.join(diff)}); "
                         f"choose another checkpoint_dir or run_name, or delete that folder")
     if previous and previous.get("status") == "done":
