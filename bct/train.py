@@ -26,6 +26,7 @@ from bct.entities import ENTITY_RULE, PLACEHOLDERS
 from bct.schema import TrainSchema, validate
 from bct.model import RUN_CONFIG, build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
+from bct.resume import interrupt_callback, last_complete_checkpoint
 from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
@@ -101,53 +102,6 @@ def encode(data, tokenizer, cfg: DictConfig):
         return enc
 
     return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")
-
-
-def last_complete_checkpoint(folder: str | Path) -> str | None:
-    """The newest trainer checkpoint that was saved whole; one cut off mid-save (a kill while writing)
-    is skipped, so the run resumes from the one before rather than failing."""
-    found = sorted((p for p in Path(folder).glob("checkpoint-*") if p.name.rsplit("-", 1)[-1].isdigit()),
-                   key=lambda p: int(p.name.rsplit("-", 1)[-1]), reverse=True)
-    for p in found:
-        weights = any(p.glob("*.safetensors")) or (p / "pytorch_model.bin").exists()
-        if weights and (p / "trainer_state.json").exists() and (p / "optimizer.pt").exists():
-            return str(p)
-        log.warning("skipping %s: saved only in part (interrupted while saving)", p)
-    return None
-
-
-def interrupt_callback():
-    """A TrainerCallback for Ctrl-C: the step under way finishes, a checkpoint is saved there, and
-    training stops, so that resuming neither loses nor repeats a step. A second Ctrl-C stops at once.
-
-    Python's default handler raises KeyboardInterrupt wherever the main thread happens to be, and
-    where that is a destructor or a callback the interruption is printed and dropped: the run then
-    trains on. A flag read at step ends cannot be dropped."""
-    import signal
-
-    from transformers import TrainerCallback
-
-    class StopOnInterrupt(TrainerCallback):
-        interrupted = False
-
-        def on_train_begin(self, args, state, control, **kwargs):
-            self.previous = signal.getsignal(signal.SIGINT)
-            signal.signal(signal.SIGINT, self.handle)
-
-        def handle(self, signum, frame):
-            if self.interrupted:
-                signal.signal(signal.SIGINT, self.previous)
-                raise KeyboardInterrupt
-            self.interrupted = True
-
-        def on_step_end(self, args, state, control, **kwargs):
-            if self.interrupted:
-                control.should_save = control.should_training_stop = True
-
-        def on_train_end(self, args, state, control, **kwargs):
-            signal.signal(signal.SIGINT, self.previous)
-
-    return StopOnInterrupt()
 
 
 def process_state():
@@ -272,7 +226,10 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
              len(train_set), cfg.epochs, steps, "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
              run_dir, f"; resuming from {Path(last).name}" if last else "")
     start = time.time()
-    result = trainer.train(resume_from_checkpoint=last)
+    try:
+        result = trainer.train(resume_from_checkpoint=last)
+    finally:
+        stop.restore()
     if stop.interrupted:  # stopped at a step end, with a checkpoint there: not done
         raise KeyboardInterrupt
     if not trainer.is_world_process_zero():
