@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bct.data import write_atomic
+from bct.files import write_atomic
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.games import PAPER_GAMES
 from bct.report import collect

@@ -34,15 +34,13 @@ from __future__ import annotations
 
 import re
 
+from bct import text
+
 MAX_ENTITIES = 64
 MAX_NUMBERS = 32
 ENTITY_TOKENS = [f"<e{i}>" for i in range(1, MAX_ENTITIES + 1)]
 NUMBER_TOKENS = [f"<n{i}>" for i in range(1, MAX_NUMBERS + 1)]
 PLACEHOLDERS = ENTITY_TOKENS + NUMBER_TOKENS
-REPRESENTATIONS = ("text", "placeholders")
-# Which rule numbered a checkpoint's prompts; a model reads only prompts numbered its way.
-# 1: first occurrence from the task on; 2: the latest observation first.
-ENTITY_RULE = 2
 
 NUMBER = r"\d+(?:\.\d+)?"
 _QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of ", "6 " (before "pineapples")
@@ -50,17 +48,6 @@ _QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of "
 _NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "look", "inventory", "task"}
 _PUT = re.compile(rf"^(?:put|place|insert) (?:{_QUANTITY})?(.+?) (?:in|on|into) (.+)$")
 _VERB_ARG = re.compile(rf"^(?:next step to|look at|[a-z]+) (?:{_QUANTITY})?(.+)$")
-_PLACES = [
-    re.compile(r"You are in the ([^.,]+?)\.", re.I),
-    re.compile(r"To the (?:north|south|east|west) you see the ([^.,]+?)\.", re.I),
-    re.compile(r"located in the ([^.,]+?)[,.]", re.I),
-    re.compile(r"found in the ([^.,]+?)[,.]", re.I),
-    re.compile(r"put it into the ([^.,]+?) found in", re.I),
-    re.compile(r"take the ([^.,]+?) that is located in", re.I),
-    re.compile(r"is expected to be located at ([^.]+?)\.", re.I),
-    re.compile(r"(?:you see|there is also|you also see) (?:a|an|the) ([^.,]+?)(?:,| that|\.)", re.I),
-]
-_MAP_EDGE = re.compile(r"The ([^.]+?) connects to the ([^.]+?)\.")
 _OBS = re.compile(r" </s> OBS (.*?) </s> INV ")
 _PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
 _PLACEHOLDER = re.compile(r"<[en]\d+>")
@@ -80,15 +67,6 @@ def action_entities(action: str) -> list[str]:
     return [m.group(1)] if m else []
 
 
-def text_entities(text: str) -> list[str]:
-    """Places named by TWX's fixed sentences and by module answers."""
-    found = [m.group(1) for pattern in _PLACES for m in pattern.finditer(text)]
-    for m in _MAP_EDGE.finditer(text):
-        found.append(m.group(1))
-        found += [n for n in re.split(r",\s*|\s+and\s+", m.group(2)) if n]
-    return found
-
-
 def normalize(action: str) -> str:
     """One spelling for an abstract action, whatever spaces a tokenizer put around placeholders."""
     return " ".join(_SPACED.sub(r"\1", action).split())
@@ -106,7 +84,7 @@ class EntityMap:
         pact = _PACT.search(source)
         if pact:
             names |= {n.lower().strip() for n in action_entities(pact.group(1))}
-        names |= {n.lower().strip() for n in text_entities(source)}
+        names |= {n.lower().strip() for n in text.names(source)}
         names = sorted((n for n in names if n and not re.fullmatch(NUMBER, n)), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
@@ -145,27 +123,3 @@ class EntityMap:
         """Placeholders written back as the names they stand for (for the fallback's word overlap)."""
         back = {p: n for n, p in self.names.items()}
         return _PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), text)
-
-
-class TextMap:
-    """The paper's representation: names stay as written (the same interface as EntityMap)."""
-
-    def __init__(self, source: str, valid_actions: list[str]):
-        self.source, self.actions, self.names = source, list(valid_actions), {}
-
-    def rewrite(self, text: str) -> str:
-        return text
-
-    def restore(self, action: str) -> str | None:
-        return action if action in self.actions else None
-
-    def concrete(self, text: str) -> str:
-        return text
-
-
-def check_representation(entities: str) -> str:
-    from bct.errors import unknown
-
-    if entities not in REPRESENTATIONS:
-        raise unknown("entities", entities, REPRESENTATIONS)
-    return entities

@@ -65,6 +65,11 @@ class ModularEnv:
         self.twx.load(game.twx_name, game.params)
         self.last: Step | None = None
 
+    @classmethod
+    def of(cls, game: Game, modules: bool) -> "ModularEnv":
+        """`game` played with its own module (modules=True) or with none."""
+        return cls(game, [game.module] if modules else [])
+
     def module(self, name: str) -> Module:
         return next(m for m in self.modules if m.name == name)
 

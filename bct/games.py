@@ -79,6 +79,11 @@ def fold_seeds(fold: str, n: int, what: str = "variations", key: str = "num_vari
     return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + n))
 
 
+def variant_name(modules: bool) -> str:
+    """The data and run folders' name for playing with the game's module or without."""
+    return VARIANTS[0] if modules else VARIANTS[1]
+
+
 def check_variant(variant: str) -> str:
     if variant not in VARIANTS:
         raise unknown("variant", variant, VARIANTS)

@@ -12,7 +12,8 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest, write_atomic, write_jsonl
+from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
+from bct.files import write_atomic, write_jsonl
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
 from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
@@ -54,7 +55,7 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
     for game in dict.fromkeys(j[0] for j in jobs):
         g = get_game(game)
         for variant in dict.fromkeys(j[1] for j in jobs if j[0] == game):
-            with ModularEnv(g, [g.module] if variant == "modules" else []) as env:
+            with ModularEnv.of(g, variant == "modules") as env:
                 for _, _, fold, rel in [j for j in jobs if j[:2] == (game, variant)]:
                     seeds = seeds_of[fold]
                     start, rows, failed = time.time(), [], []

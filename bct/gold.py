@@ -7,10 +7,10 @@ so it can read module answers. The no-module variant uses `plain`, which yields 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Generator
 
+from bct import text
 from bct.env import ModularEnv, Step
 
 Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]
@@ -38,9 +38,7 @@ def mapreader(action: str, env: ModularEnv):
     if not action.startswith("move "):
         yield action
         return
-    task = env.last.task
-    coin_room = re.search(r"coin that is located in the (.+?),", task).group(1)
-    box_room = re.search(r"box found in the (.+?)\.", task).group(1)
+    coin_room, box_room = text.task_rooms(env.last.task)
     goal = box_room if "coin" in env.last.inventory else coin_room
     nav = env.module(env.game.module)
     yield f"next step to {goal}"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterable
 
 from bct.errors import UserError
-
-RUN_CONFIG = "bct_config.json"
+from bct.runs import RUN_RECORD, read_run
 
 
 def hub_reachable(timeout: float = 5.0) -> bool:
@@ -104,11 +102,11 @@ def weights_fingerprint(path: str | Path) -> str:
 def load_checkpoint(path: str | Path):
     """A checkpoint written by bct.train: (model, tokenizer, run config)."""
     path = Path(path)
-    if not (path / RUN_CONFIG).exists():
-        why = "does not exist" if not path.exists() else f"is not a bct checkpoint (no {RUN_CONFIG})"
+    run = read_run(path)
+    if run is None:
+        why = "does not exist" if not path.exists() else f"is not a bct checkpoint (no {RUN_RECORD})"
         raise UserError(f"checkpoint {path} {why}; train one with 'python -m bct.train +game=NAME' "
                         f"or pick a folder under checkpoints/")
-    run = json.loads((path / RUN_CONFIG).read_text())
     if run.get("status") != "done":
         raise UserError(f"checkpoint {path} is unfinished (status {run.get('status')!r}); "
                         f"run its training command again to resume it")

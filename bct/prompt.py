@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bct.entities import EntityMap, TextMap, check_representation
 from bct.env import Step
 
 
@@ -39,14 +38,8 @@ def pack_history(steps: list[Step]) -> list[str]:
     return [prompt_at(steps, i) for i in range(len(steps))]
 
 
-def represent(source: str, valid_actions: list[str], entities: str = "text") -> EntityMap | TextMap:
-    """What the model sees for one packed prompt: `entities=text` (the paper's) keeps the names;
-    `entities=placeholders` rewrites names and numbers (bct.entities). Training data and evaluation
-    both go through here, so a model is always shown prompts built the same way."""
-    return (EntityMap if check_representation(entities) == "placeholders" else TextMap)(source, valid_actions)
-
-
-def training_pair(row: dict, entities: str = "text") -> tuple[str, str]:
-    """(source, target) of one generated example (a row of data/<game>/<variant>/<fold>.jsonl)."""
-    m = represent(row["source"], row["valid_actions"], entities)
+def training_pair(row: dict, representation) -> tuple[str, str]:
+    """(source, target) of one generated example (a row of data/<game>/<variant>/<fold>.jsonl), as a
+    model with this representation (bct.representation) reads it; evaluation maps prompts the same way."""
+    m = representation.map(row["source"], row["valid_actions"])
     return m.source, m.rewrite(row["target"])

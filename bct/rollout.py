@@ -68,7 +68,7 @@ class Episode:
 def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
     """`n` environments (one JVM each), started in parallel."""
     with ThreadPoolExecutor(max(1, n)) as pool:
-        return list(pool.map(lambda _: ModularEnv(game, [game.module] if modules else []), range(n)))
+        return list(pool.map(lambda _: ModularEnv.of(game, modules), range(n)))
 
 
 def rollout(agent: Agent, game: Game, fold: str, seeds: Iterable[int], modules: bool, batch_size: int = 32,

@@ -1,157 +1,142 @@
-"""The typed, range-checked schema of every command's config (OmegaConf structured configs).
+"""The types and ranges of every command's settings (pydantic models); their defaults live in conf/*.yaml.
 
-`validate(cfg, Schema)` merges a composed Hydra config into its dataclass: a value of the wrong type
-(`num_games=abc`, `num_games=2.5`, `modules=maybe`), one out of range (`epochs=0`, `batch_size=-1`)
-or not among the choices is a UserError that names the key, the value and what is allowed.
-Ranges and choices live beside each field, in its metadata.
+`validate(cfg, Schema)` checks a composed Hydra config: a value of the wrong type (`num_games=abc`,
+`num_games=2.5`, `modules=maybe`), out of range (`epochs=0`) or not among the choices, or an unknown
+key, is a UserError in one line that names the key, the value and what is allowed.
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
-from typing import Any, Dict, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import ConfigKeyError, OmegaConfBaseException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bct.errors import UserError
+from bct.representation import REPRESENTATIONS
 
-NUM_VARIATIONS = {"min": 1, "max": 1000, "why": "a fold has 1000 games"}
-
-
-def at_least(n: float) -> dict:
-    return {"min": n}
-
-
-def one_of(*values: str) -> dict:
-    return {"choices": values}
+AtLeast1 = Annotated[int, Field(ge=1)]
+NumVariations = Annotated[int, Field(ge=1, le=1000, description="a fold has 1000 games")]
+Decoding = Optional[Literal["generate", "rank"]]
 
 
-@dataclass
-class WandbSchema:
-    mode: str = field(default="disabled", metadata=one_of("online", "offline", "disabled"))
-    project: str = "bct"
-    entity: Optional[str] = None
+class Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
-@dataclass
-class EvalAfterSchema:  # bct.train's evaluator settings for evaluate_after
-    num_variations: int = field(default=100, metadata=NUM_VARIATIONS)
-    decoding: Optional[str] = field(default=None, metadata=one_of("generate", "rank"))
-    num_beams: int = field(default=16, metadata=at_least(1))
-    beam_groups: int = field(default=16, metadata=at_least(1))
-    diversity_penalty: float = field(default=0.9, metadata=at_least(0))
-    batch_size: int = field(default=32, metadata=at_least(1))
-    step_limit: int = field(default=50, metadata=at_least(1))
+class WandbSchema(Strict):
+    mode: Literal["online", "offline", "disabled"]
+    project: str
+    entity: Optional[str]
 
 
-@dataclass
-class TrainSchema:
-    model: Any = None
-    game: Any = None
-    trainer: Dict[str, Any] = field(default_factory=dict)
-    epochs: int = field(default=8, metadata=at_least(1))
-    modules: bool = True
-    entities: str = field(default="text", metadata=one_of("text", "placeholders"))
-    final_example: bool = False
-    num_games: int = field(default=100, metadata=NUM_VARIATIONS)
-    lr: float = field(default=5e-5, metadata={"min": 0, "exclusive": True})
-    warmup: float = field(default=0, metadata=at_least(0))
-    batch_size: int = field(default=8, metadata=at_least(1))
-    grad_accum: int = field(default=1, metadata=at_least(1))
-    max_source_length: int = field(default=1024, metadata=at_least(16))
-    max_target_length: int = field(default=64, metadata=at_least(4))
-    seed: int = 42
-    data_dir: str = "data"
-    checkpoint_dir: str = "checkpoints"
-    run_name: Optional[str] = None
-    save_strategy: str = field(default="epoch", metadata=one_of("epoch", "steps", "no"))
-    save_steps: int = field(default=500, metadata=at_least(1))
-    logging_steps: int = field(default=10, metadata=at_least(1))
-    overwrite: bool = False
-    progress: bool = True
-    threads: Any = "auto"
-    evaluate_after: str = field(default="auto", metadata=one_of("auto", "dev", "test", "none"))
-    eval: EvalAfterSchema = field(default_factory=EvalAfterSchema)
-    wandb: WandbSchema = field(default_factory=WandbSchema)
+class PlaySchema(Strict):
+    """How an evaluation plays (conf/eval/default.yaml): evaluate's settings and train's `eval.*`."""
+
+    num_variations: NumVariations
+    step_limit: AtLeast1
+    repeat_limit: Annotated[int, Field(ge=2)]
+    batch_size: AtLeast1
+    model_batch: Optional[AtLeast1]
+    decoding: Decoding
+    num_beams: AtLeast1
+    beam_groups: AtLeast1
+    diversity_penalty: Annotated[float, Field(ge=0)]
+    fallback_skip: Annotated[int, Field(ge=0)]
+    device: Optional[str]
 
 
-@dataclass
-class EvaluateSchema:
-    agent: Any = None
-    game: Any = None
-    checkpoint: Optional[str] = None
-    fold: str = field(default="dev", metadata=one_of("train", "dev", "test"))
-    num_variations: int = field(default=100, metadata=NUM_VARIATIONS)
-    modules: bool = True
-    step_limit: int = field(default=50, metadata=at_least(1))
-    repeat_limit: int = field(default=4, metadata=at_least(2))
-    batch_size: int = field(default=32, metadata=at_least(1))
-    model_batch: Optional[int] = field(default=None, metadata=at_least(1))
-    decoding: Optional[str] = field(default=None, metadata=one_of("generate", "rank"))
-    num_beams: int = field(default=16, metadata=at_least(1))
-    beam_groups: int = field(default=16, metadata=at_least(1))
-    diversity_penalty: float = field(default=0.9, metadata=at_least(0))
-    fallback_skip: int = field(default=4, metadata=at_least(0))
-    device: Optional[str] = None
-    results_dir: str = "results"
-    progress: bool = True
-    threads: Any = "auto"
+class TrainSchema(Strict):
+    model: Any
+    game: Any = None  # +game=NAME
+    trainer: dict[str, Any]
+    epochs: AtLeast1
+    modules: bool
+    entities: Literal[tuple(REPRESENTATIONS)]
+    final_example: bool
+    num_games: NumVariations
+    lr: Annotated[float, Field(gt=0)]
+    warmup: Annotated[float, Field(ge=0)]
+    batch_size: AtLeast1
+    grad_accum: AtLeast1
+    max_source_length: Annotated[int, Field(ge=16)]
+    max_target_length: Annotated[int, Field(ge=4)]
+    seed: int
+    data_dir: str
+    checkpoint_dir: str
+    run_name: Optional[str]
+    save_strategy: Literal["epoch", "steps", "no"]
+    save_steps: AtLeast1
+    logging_steps: AtLeast1
+    overwrite: bool
+    progress: bool
+    threads: Any  # auto or a number, checked where it is applied (bct.threads)
+    evaluate_after: Literal["auto", "dev", "test", "none"]
+    eval: PlaySchema
+    wandb: WandbSchema
 
 
-@dataclass
-class GenerateSchema:
-    games: Any = None
-    variants: Any = None
-    folds: Any = None
-    num_games: int = field(default=100, metadata=NUM_VARIATIONS)
-    out_dir: str = "data"
-    overwrite: bool = False
-    progress: bool = True
+class EvaluateSchema(PlaySchema):
+    agent: Any
+    game: Any = None  # +game=NAME
+    checkpoint: Optional[str]
+    fold: Literal["train", "dev", "test"]
+    modules: bool
+    results_dir: str
+    progress: bool
+    threads: Any
 
 
-def _expected(node_type) -> str:
-    name = getattr(node_type, "__name__", str(node_type))
-    return {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "a string"}.get(name, name)
+class GenerateSchema(Strict):
+    games: Any
+    variants: Any
+    folds: Any
+    num_games: NumVariations
+    out_dir: str
+    overwrite: bool
+    progress: bool
 
 
-def _check(schema, cfg: DictConfig, prefix: str = "") -> None:
-    for f in fields(schema):
-        value = cfg.get(f.name)
-        key = f"{prefix}{f.name}"
-        nested = f.default_factory() if f.default_factory is not MISSING else None
-        if is_dataclass(nested):
-            _check(type(nested), value, f"{key}.")
-            continue
-        meta = f.metadata
-        if value is None or not meta:
-            continue
-        if "choices" in meta and value not in meta["choices"]:
-            raise UserError(f"{key}={value}: choose one of {', '.join(meta['choices'])}")
-        if "min" in meta and (value <= meta["min"] if meta.get("exclusive") else value < meta["min"]):
-            raise UserError(f"{key}={value}: must be {'above' if meta.get('exclusive') else 'at least'} {meta['min']}")
-        if "max" in meta and value > meta["max"]:
-            why = f" ({meta['why']})" if "why" in meta else ""
-            raise UserError(f"{key}={value}: must be at most {meta['max']}{why}")
+_EXPECTED = {"int": "a whole number", "float": "a number", "bool": "true or false", "string": "a string"}
 
 
-def validate(cfg: DictConfig, schema) -> DictConfig:
-    """`cfg` merged into `schema` (typed, resolved), or a one-line UserError naming the bad key."""
+def _message(schema: type[BaseModel], error: dict, values: dict) -> str:
+    key = ".".join(str(p) for p in error["loc"])
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "extra_forbidden":
+        return f"unknown setting '{key}'; see 'python -m bct.<command> --cfg job' for the settings"
+    if kind == "missing":
+        return f"{key} is not set; give it on the command line ({key}=...) or in the config"
+    shown = OmegaConf.to_yaml({"v": error.get("input")}).strip()[3:]  # as written on a command line
+    if kind == "literal_error":
+        return f"{key}={shown}: choose one of {ctx['expected'].replace(chr(39), '').replace(' or ', ', ')}"
+    for bound, words in (("ge", "at least"), ("gt", "above"), ("le", "at most"), ("lt", "below")):
+        if bound in ctx:
+            limit = ctx[bound]
+            limit = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+            why = _description(schema, error["loc"])
+            return f"{key}={shown}: must be {words} {limit}" + (f" ({why})" if why and bound == "le" else "")
+    base = kind.split("_")[0]
+    return f"{key}={shown}: must be {_EXPECTED.get(base, 'another value')}"
+
+
+def _description(schema: type[BaseModel], loc: tuple) -> str | None:
+    field = None
+    for part in loc:
+        if not (isinstance(schema, type) and issubclass(schema, BaseModel)) or part not in schema.model_fields:
+            return None
+        field = schema.model_fields[part]
+        schema = field.annotation
+    return field.description if field else None
+
+
+def validate(cfg: DictConfig, schema: type[BaseModel]) -> DictConfig:
+    """`cfg` checked against `schema` (resolved), or a one-line UserError naming the first bad key."""
+    values = OmegaConf.to_container(cfg, resolve=True)
     try:
-        merged = OmegaConf.merge(OmegaConf.structured(schema), cfg)
-        OmegaConf.to_container(merged, resolve=True)  # type-check interpolated values too
-    except ConfigKeyError as e:
-        raise UserError(f"unknown setting '{e.full_key}'; see 'python -m bct.<command> --cfg job' for the settings") from None
-    except OmegaConfBaseException as e:
-        key = e.full_key or "?"
-        value = getattr(e, "value", None)
-        parent, _, leaf = key.rpartition(".")
-        node = OmegaConf.structured(schema)
-        try:
-            expected = _expected(OmegaConf.get_type(OmegaConf.select(node, parent) if parent else node, leaf))
-        except Exception:
-            expected = "another value"
-        shown = value if value is not None else OmegaConf.select(cfg, key, throw_on_missing=False)
-        raise UserError(f"{key}={shown}: must be {expected}") from None
-    _check(schema, merged)  # `threads` is checked where it is applied (bct.threads.set_threads)
-    return merged
+        schema.model_validate(values)
+    except ValidationError as e:
+        raise UserError(_message(schema, e.errors()[0], values)) from None
+    checked = OmegaConf.create(values)
+    OmegaConf.set_struct(checked, True)  # a setting that does not exist is an error, not None
+    return checked

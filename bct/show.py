@@ -15,10 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 
 from bct.data import check_examples, data_path
-from bct.entities import REPRESENTATIONS
 from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.games import FOLDS, VARIANTS, get_game
-from bct.prompt import represent
+from bct.representation import REPRESENTATIONS, get_representation
 
 PARTS = ("TASK", "OBS", "INV", "LOOK", "", "PACT", "POBS")
 
@@ -50,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data-dir", default="data")
     ap.add_argument("-n", type=int, default=3, help="examples to show")
     ap.add_argument("--seed", type=int, default=None, help="only this game (TWX seed)")
-    ap.add_argument("--entities", default="text", choices=REPRESENTATIONS, help="the representation a model reads")
+    ap.add_argument("--entities", default="text", choices=list(REPRESENTATIONS), help="the representation a model reads")
     args = ap.parse_args(argv)
     if args.n < 1:
         raise UserError(f"-n {args.n}: show at least one example")
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
             raise UserError(f"no game with seed {args.seed} in {path}")
     console = Console()
     for row in rows[: args.n]:
-        m = represent(row["source"], row["valid_actions"], args.entities)
+        m = get_representation(args.entities).map(row["source"], row["valid_actions"])
         body = Table.grid(padding=(0, 0))
         body.add_row(layout(m.source))
         body.add_row(f"[bold green]target[/] {m.rewrite(row['target'])}")

@@ -13,14 +13,12 @@ from typing import Iterable
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import PreTrainedTokenizerFast
 
-from bct.entities import PLACEHOLDERS
-
 SPECIAL = ["<pad>", "</s>", "<unk>", "<extra_id_0>"]
 ALPHABET = sorted(set(string.printable) - set(string.whitespace)) + ["▁"]
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000, placeholders: bool = False) -> PreTrainedTokenizerFast:
-    """A BPE tokenizer for `texts`; with `placeholders`, the entity placeholders are single tokens."""
+def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000, tokens: Iterable[str] = ()) -> PreTrainedTokenizerFast:
+    """A BPE tokenizer for `texts`; each of `tokens` (a representation's placeholders) is a single token."""
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.NFKC()
     tok.pre_tokenizer = pre_tokenizers.Sequence([
@@ -35,6 +33,6 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000, placeholders: 
         single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", tok.token_to_id("</s>"))])
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>",
                                    additional_special_tokens=["<extra_id_0>"], model_max_length=1024)
-    if placeholders:  # ordinary added tokens (not special), so that decoding keeps them
-        fast.add_tokens(PLACEHOLDERS)
+    if tokens:  # ordinary added tokens (not special), so that decoding keeps them
+        fast.add_tokens(list(tokens))
     return fast

@@ -1,63 +1,34 @@
-"""`python -m bct.train +game=sorting epochs=8`: fine-tune T5 on gold-path data with Seq2SeqTrainer.
+"""Fine-tune T5 on gold-path data with Seq2SeqTrainer: `train(cfg)` -> the run's checkpoint folder.
 
-Multi-GPU: `accelerate launch -m bct.train +game=sorting epochs=8` (the trainer uses every process).
+The command `python -m bct.train +game=sorting epochs=8` (and its sweeps) is bct.job, which trains
+here and then evaluates if asked. Multi-GPU: `accelerate launch -m bct.train ...` (every process trains).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 import shutil
-import sys
 import time
-import traceback
 from pathlib import Path
 
-import hydra
 from omegaconf import DictConfig, OmegaConf
 
-from bct.data import DATA_FORMAT, read_json, data_path, load_examples, read_manifest, write_atomic
-from bct.config import CONF, choices, entry
-from bct.errors import UserError, exits_cleanly
-from bct.games import get_game
-from bct.entities import ENTITY_RULE, PLACEHOLDERS
-from bct.schema import TrainSchema, validate
-from bct.model import RUN_CONFIG, build_from_config, load_pretrained, weights_fingerprint
+from bct.config import choices
+from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest
+from bct.errors import UserError
+from bct.files import write_json
+from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
+from bct.representation import get_representation
 from bct.resume import interrupt_callback, last_complete_checkpoint
+from bct.runs import RUN_RECORD, check_same, read_run, train_run_dir, train_settings
+from bct.schema import TrainSchema, validate
 from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
 
-JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
-
-# The settings that make a run what it is: a checkpoint folder holds one of each.
-SETTINGS = ("game", "variant", "model", "entities", "epochs", "num_games", "final_example", "lr", "warmup",
-            "batch_size", "grad_accum", "max_source_length", "max_target_length", "seed", "trainer")
-
-
-def run_settings(cfg: DictConfig) -> dict:
-    values = {"game": get_game(cfg.game.name).name, "variant": "modules" if cfg.modules else "nomodules",
-              "model": OmegaConf.to_container(cfg.model, resolve=True),
-              "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}}
-    values.update({k: cfg[k] for k in SETTINGS if k not in values})
-    if values["entities"] == "placeholders":
-        values["entity_rule"] = ENTITY_RULE
-    return values
-
-
-def run_name(cfg: DictConfig, settings: dict) -> str:
-    """`run_name`, or <game>-<variant>-<model>-ep<epochs>-<digest of every setting that defines the run>:
-    runs that differ in anything (seed, lr, data, ...) never share a folder, even in a parallel sweep."""
-    if cfg.run_name:
-        return str(cfg.run_name)
-    digest = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:6]
-    return f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-ep{settings['epochs']}-{digest}"
-
-
-def training_data(cfg: DictConfig, game: str, variant: str):
+def training_data(cfg: DictConfig, game: str, variant: str, representation):
     """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
     from bct.generate import generate
 
@@ -72,11 +43,11 @@ def training_data(cfg: DictConfig, game: str, variant: str):
     seeds = sorted(set(data["seed"]))[: cfg.num_games]
     data = data.filter(lambda s, final: s <= seeds[-1] and (cfg.final_example or not final),
                        input_columns=["seed", "final"])
-    return data.map(lambda row: dict(zip(("source", "target"), training_pair(row, cfg.entities))),
-                    desc=f"entities={cfg.entities}")
+    return data.map(lambda row: dict(zip(("source", "target"), training_pair(row, representation))),
+                    desc=f"entities={representation.name}")
 
 
-def scratch_model(cfg: DictConfig, data, run_dir: Path):
+def scratch_model(cfg: DictConfig, data, run_dir: Path, representation):
     """A T5 built from the preset's config, with a tokenizer trained on `data` (kept when resuming)."""
     from transformers import AutoTokenizer, set_seed
 
@@ -86,7 +57,7 @@ def scratch_model(cfg: DictConfig, data, run_dir: Path):
         tokenizer = AutoTokenizer.from_pretrained(run_dir)
     else:
         tokenizer = train_tokenizer(list(data["source"]) + list(data["target"]), cfg.model.vocab_size,
-                                    placeholders=cfg.entities == "placeholders")
+                                    representation.tokens)
         tokenizer.save_pretrained(run_dir)
     set_seed(cfg.seed)
     locality = cfg.model.get("locality")
@@ -146,21 +117,20 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     if cfg.get("game") is None:
         raise UserError(f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})")
     cfg = validate(cfg, TrainSchema)
-    settings = run_settings(cfg)
-    run_dir = Path(cfg.checkpoint_dir) / run_name(cfg, settings)
-    run_file = run_dir / RUN_CONFIG
-    previous = read_json(run_file, "run record", f"delete {run_dir} to train afresh") if run_file.exists() else None
+    settings = train_settings(cfg)
+    representation = get_representation(cfg.entities)
+    run_dir = train_run_dir(cfg, settings)
+    run_file = run_dir / RUN_RECORD
+    previous = read_run(run_dir)
     if previous and previous.get("settings") != settings and previous.get("status") != "done" \
             and not last_complete_checkpoint(run_dir / "trainer"):
         # a run that stopped before its first checkpoint (a refused or failed start): nothing to keep
         log.info("%s held an unstarted run with another config; starting afresh", run_dir)
         shutil.rmtree(run_dir)
         previous = None
-    if previous and previous.get("settings") != settings:
-        before = previous.get("settings", {})
-        diff = [k for k in sorted(set(before) | set(settings)) if before.get(k) != settings.get(k)]
-        raise UserError(f"{run_dir} holds a run with another config (differs in: {', '.join(diff)}); "
-                        f"choose another checkpoint_dir or run_name, or delete that folder")
+    if previous:
+        check_same(run_dir, previous.get("settings", {}), settings, "a run with another config",
+                   "choose another checkpoint_dir or run_name, or delete that folder")
     if previous and previous.get("status") == "done":
         if not cfg.overwrite:
             log.info("%s is already trained with this config (overwrite=true retrains it)", run_dir)
@@ -183,16 +153,14 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
 
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
-        if cfg.entities == "placeholders":  # one token each, with embeddings to learn
-            tokenizer.add_tokens([t for t in PLACEHOLDERS if t not in tokenizer.get_vocab()])
-            model.resize_token_embeddings(len(tokenizer))
+        representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = training_data(cfg, settings["game"], settings["variant"])
+        data = training_data(cfg, settings["game"], settings["variant"], representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
-            model, tokenizer = scratch_model(cfg, data, run_dir)
+            model, tokenizer = scratch_model(cfg, data, run_dir, representation)
     train_set = encode(data, tokenizer, cfg)
     record = {"status": "training", "settings": settings, "eval_defaults": {"decoding": cfg.model.decoding},
               "config": OmegaConf.to_container(cfg, resolve=True), "num_examples": len(train_set),
@@ -200,7 +168,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
               "effective_batch_size": cfg.batch_size * cfg.grad_accum * state.num_processes,
               "longest_target_tokens": max(len(labels) for labels in train_set["labels"])}
     if state.is_main_process:
-        write_atomic(run_file, json.dumps(record, indent=2) + "\n")
+        write_json(run_file, record)
 
     report_to = "none"
     if cfg.wandb.mode != "disabled":
@@ -241,75 +209,13 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
                "final_logged_loss": losses[-1] if losses else None, "global_step": trainer.state.global_step,
                "wall_seconds": round(time.time() - start, 1),
                "resumed_from": last}
-    write_atomic(run_dir / "train_metrics.json", json.dumps(metrics, indent=2) + "\n")
-    write_atomic(run_file, json.dumps({**record, "status": "done", "metrics": metrics}, indent=2) + "\n")
+    write_json(run_dir / "train_metrics.json", metrics)
+    write_json(run_file, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
     return run_dir
 
 
-def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir: Path) -> DictConfig:
-    """conf/evaluate.yaml for the T5 agent on `checkpoint`, with the train config's `eval` settings."""
-    base = OmegaConf.load(CONF / "evaluate.yaml")
-    for key in ("defaults", "hydra"):
-        del base[key]
-    base.agent = OmegaConf.load(CONF / "agent" / "t5.yaml")
-    return OmegaConf.merge(base, {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir),
-                                  "progress": cfg.progress}, cfg.eval)
-
-
-def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
-    """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
-
-    In a sweep a failing job is recorded and does not stop the others; a single run raises.
-    """
-    from bct.evaluate import evaluate
-
-    after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
-    game = cfg.get("game")
-    record = {"status": "running", "game": game.name if game else None, "variant": "modules" if cfg.modules else "nomodules",
-              "model": cfg.model.name, "epochs": cfg.epochs, "evaluate_after": after}
-    try:
-        run_dir = train(cfg)
-        record["checkpoint"] = str(run_dir.resolve())
-        record["metrics"] = json.loads((run_dir / RUN_CONFIG).read_text()).get("metrics", {})
-        if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
-            record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
-            out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
-            record["results"] = str((out / "results.json").resolve())
-        record["status"] = "done"
-    except Exception as e:
-        record.update(status="failed", error=f"{type(e).__name__}: {e}")
-        write_atomic(job_dir / "error.txt", traceback.format_exc())
-        if not multirun:
-            raise
-        log.error("job failed (%s); see %s", record["error"], job_dir / "error.txt")
-    finally:
-        if process_state().is_main_process:
-            write_atomic(job_dir / JOB, json.dumps(record, indent=2) + "\n")
-    return record
-
-
-@hydra.main(config_path="conf", config_name="train", version_base="1.3")
-@exits_cleanly
-def _hydra_main(cfg: DictConfig) -> None:
-    from hydra.core.hydra_config import HydraConfig
-    from hydra.types import RunMode
-
-    hc = HydraConfig.get()
-    try:
-        record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
-    except KeyboardInterrupt:
-        print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
-        sys.exit(130)
-    if record["status"] == "done":
-        m = record["metrics"]
-        print(f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
-              f"{m.get('train_runtime', 0):.0f} s)" + (f"; {record['evaluate_after']} results: {record['results']}"
-                                                       if "results" in record else ""))
-
-
-main = entry(_hydra_main)
-
-
 if __name__ == "__main__":
+    from bct.job import main  # the command trains, then evaluates if asked
+
     main()

@@ -12,9 +12,9 @@ import json
 import shlex
 from pathlib import Path
 
-from bct.data import write_atomic
+from bct.files import write_atomic
 from bct.errors import ArgumentParser, UserError, exits_cleanly
-from bct.train import JOB
+from bct.job import JOB
 
 
 def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:

@@ -52,7 +52,7 @@ def main() -> None:
         seeds = list(range(10000, 10000 + args.variations))
         # JVMs start before the clock: both sides time the same thing, the model calls and env steps.
         with ThreadPoolExecutor(args.batch) as pool:
-            envs = list(pool.map(lambda _: ModularEnv(game, [game.module] if modules else []), range(args.batch)))
+            envs = list(pool.map(lambda _: ModularEnv.of(game, modules), range(args.batch)))
         rollout(agent, game, "train", range(args.batch), modules, batch_size=args.batch, envs=envs)  # warm-up
         rates = {}
         for name, batch in (("batched", args.batch), ("one at a time", 1)):

@@ -75,7 +75,7 @@ def main() -> None:
         preset = OmegaConf.load(CONF / "model" / "t5-cpu-scratch.yaml")
         game, entities = get_game(args.game), "placeholders"
         tokenizer = train_tokenizer(["You are in the kitchen. To the North you see the pantry."] * 3 + PLACEHOLDERS,
-                                    preset.vocab_size, placeholders=True)
+                                    preset.vocab_size, PLACEHOLDERS)
         torch.manual_seed(0)
         model = build_from_config(OmegaConf.to_container(preset.config), tokenizer)
     agent = T5Agent(model, tokenizer, "rank", entities=entities, model_batch=args.model_batch, device="cpu")

@@ -17,6 +17,7 @@ from hydra import compose, initialize_config_dir
 from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 from bct.config import CONF
+from bct.representation import get_representation
 from bct.train import encode, scratch_model, training_data
 
 
@@ -44,13 +45,14 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, initialize_config_dir(str(CONF), version_base="1.3"):
         cfg = compose("train", overrides=[f"+game={args.game}", f"model={args.model}", "progress=false"])
-        data = training_data(cfg, cfg.game.name, "modules")
+        rep = get_representation(cfg.entities)
+        data = training_data(cfg, cfg.game.name, "modules", rep)
         data = data.select(range(min(args.examples, len(data))))
-        _, tokenizer = scratch_model(cfg, data, Path(tmp))
+        _, tokenizer = scratch_model(cfg, data, Path(tmp), rep)
         encoded = encode(data, tokenizer, cfg)
         rates = {}
         for dynamic in (True, False, True, False):  # interleaved; each side keeps its best
-            model, _ = scratch_model(cfg, data, Path(tmp))  # fresh weights, same tokenizer
+            model, _ = scratch_model(cfg, data, Path(tmp), rep)  # fresh weights, same tokenizer
             rate = examples_per_second(model, tokenizer, encoded, cfg, dynamic, tmp)
             rates[dynamic] = max(rates.get(dynamic, 0.0), rate)
         print(f"dynamic padding + length grouping: {rates[True]:.1f} examples/s")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv with bct and everything it needs; checks Java for TextWorldExpress. Safe to re-run.
+# Create .venv with bct and the exact versions in requirements.lock; checks Java for TextWorldExpress. Safe to re-run.
 #   TORCH_SPEC   pip requirement for PyTorch (default torch==2.13.0; e.g. "torch" for the newest CUDA build)
 #   PYTHON       interpreter to build the venv with (default python3, needs >= 3.10)
 set -euo pipefail
@@ -26,4 +26,7 @@ pip() {  # quiet pip; drops the warnings about package-index folders that some m
 read -ra torch_spec <<< "${TORCH_SPEC:-torch==2.13.0}"  # may carry pip options, e.g. --index-url URL
 .venv/bin/python -c 'import torch' 2>/dev/null || { echo "[setup] installing PyTorch (${torch_spec[*]})"; pip "${torch_spec[@]}"; }
 .venv/bin/python -c 'import bct, transformers, textworld_express' 2>/dev/null || echo "[setup] installing bct and its dependencies (a few minutes the first time)"
-pip -e ".[dev]"
+# Exact versions from the lock (runscripts/lock.sh refreshes it), so that a run today and in a year
+# resolves the same transformers and TextWorldExpress; then bct itself, without resolving again.
+pip -r requirements.lock
+pip --no-deps -e ".[dev]"

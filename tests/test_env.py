@@ -1,7 +1,9 @@
-"""The module interface in front of a real TWX game."""
+"""The module interface over TWX: answers, observation, registry, and misuse named."""
+
 
 import pytest
 
+from bct.env import ModularEnv
 from bct.errors import UserError
 from bct.games import GAMES, get_game
 
@@ -44,3 +46,17 @@ def test_registry_names_aliases_and_presets():
 def test_unknown_fold_is_a_user_error(envs):
     with pytest.raises(UserError, match="valid choices: dev, test, train"):
         envs("sorting").reset(seed=0, fold="valid")
+
+
+def test_env_step_needs_a_reset_and_a_string(envs):
+    from bct.games import get_game
+
+    fresh = ModularEnv.__new__(ModularEnv)
+    fresh.last, fresh.modules = None, []
+    with pytest.raises(RuntimeError, match="call it before step"):
+        ModularEnv.step(fresh, "look around")
+    env = envs("twc")
+    env.reset(10000, "dev")
+    with pytest.raises(TypeError, match="an action is a string"):
+        env.step(3)
+    assert get_game("twc").name == "twc"

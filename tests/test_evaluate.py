@@ -1,41 +1,42 @@
-"""Evaluation: oracle 1.0, results that agree with the play logs, batching, resume, bad input."""
+"""Evaluation: oracle 1.0, results that agree with the play logs, batching, decoding, resume, faults."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
+import torch
 
 import bct.evaluate as ev
+import bct.train as tr
 from bct.agents import OracleAgent, RandomAgent, T5Agent
+from bct.agents.base import Decision
 from bct.data import load_examples
+from bct.errors import UserError
 from bct.games import get_game
 from bct.generate import generate
-from bct.model import load_checkpoint
-from bct.rollout import rollout
-from bct.config import CONF
-from bct.entities import ENTITY_RULE, REPRESENTATIONS
-from bct.errors import UserError
+from bct.model import build_from_config, load_checkpoint
 from bct.prompt import training_pair
+from bct.representation import REPRESENTATIONS, get_representation
+from bct.rollout import rollout
+from bct.tokenizer import train_tokenizer
 from bct.train import train
 
+TINY = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
 DEV = list(range(10000, 10005))
 
 
-def eval_config(tmp_path, *overrides):
-    with initialize_config_dir(str(CONF), version_base="1.3"):
-        return compose("evaluate", overrides=[f"results_dir={tmp_path / 'results'}", "progress=false", *overrides])
-
-
 @pytest.fixture(scope="module")
-def tiny_checkpoint(tmp_path_factory):
+def tiny_checkpoint(tmp_path_factory, compose):
     tmp = tmp_path_factory.mktemp("tiny")
-    with initialize_config_dir(str(CONF), version_base="1.3"):
-        cfg = compose("train", overrides=["+game=twc", "model=t5-tiny-scratch", "epochs=2", "num_games=4",
-                                          f"data_dir={tmp / 'data'}", f"checkpoint_dir={tmp / 'ck'}", "progress=false"])
+    cfg = compose("train", "+game=twc", "model=t5-tiny-scratch", "epochs=2", "num_games=4",
+                                          f"data_dir={tmp / 'data'}", f"checkpoint_dir={tmp / 'ck'}", "progress=false")
     return train(cfg)
 
 
@@ -58,7 +59,7 @@ class Recorder(OracleAgent):
     def act(self, batch):
         for entities in REPRESENTATIONS:
             agent = T5Agent.__new__(T5Agent)
-            agent.entities = entities
+            agent.representation = get_representation(entities)
             for ob, m in zip(batch, agent.model_inputs(batch)):
                 self.seen[entities].setdefault(ob.seed, []).append(m.source)
         return super().act(batch)
@@ -77,7 +78,7 @@ def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path, modul
             rows = [row for row in data if row["seed"] == r.seed and not row["final"]]
             assert [h["prompt"] for h in r.history] == [row["source"] for row in rows]
             for entities in REPRESENTATIONS:
-                assert agent.seen[entities][r.seed] == [training_pair(row, entities)[0] for row in rows]
+                assert agent.seen[entities][r.seed] == [training_pair(row, get_representation(entities))[0] for row in rows]
             assert agent.seen["placeholders"][r.seed] != agent.seen["text"][r.seed]
 
 
@@ -121,8 +122,8 @@ def test_batched_and_one_at_a_time_agree(tiny_checkpoint):
 
 
 @pytest.mark.parametrize("decoding", ["generate", "rank"])
-def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decoding):
-    out = ev.evaluate(eval_config(tmp_path, f"checkpoint={tiny_checkpoint}", "num_variations=3", "batch_size=3",
+def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decoding, eval_config):
+    out = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=3", "batch_size=3",
                                   "num_beams=4", f"decoding={decoding}"))
     res = json.loads((out / "results.json").read_text())
     assert res["agent"] == "t5" and res["game"] == "twc" and res["variant"] == "modules" and res["complete"]
@@ -134,20 +135,19 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
         assert all(h["action"] == h["candidates"][0] for h in hist)
 
 
-def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny_checkpoint):
-    import shutil
+def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny_checkpoint, eval_config):
 
     old = tmp_path / "old"
     shutil.copytree(tiny_checkpoint, old)
     run = json.loads((old / "bct_config.json").read_text())
-    assert run["settings"]["entity_rule"] == ENTITY_RULE
+    assert run["settings"]["entity_rule"] == get_representation("placeholders").rule
     del run["settings"]["entity_rule"]  # as written before the rule was recorded
     (old / "bct_config.json").write_text(json.dumps(run))
     with pytest.raises(UserError, match="numbered by an older rule"):
-        ev.evaluate(eval_config(tmp_path, f"checkpoint={old}", "num_variations=1"))
+        ev.evaluate(eval_config(f"checkpoint={old}", "num_variations=1"))
 
 
-def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path, monkeypatch):
+def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path, monkeypatch, eval_config):
     real = ev.rollout
 
     def interrupted(*args, **kwargs):
@@ -164,7 +164,7 @@ def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path,
         args[8] = stop_after_two
         return real(*args)
 
-    cfg = eval_config(tmp_path, "agent=random", "+game=sorting", "num_variations=6", "batch_size=2")
+    cfg = eval_config("agent=random", "+game=sorting", "num_variations=6", "batch_size=2")
     monkeypatch.setattr(ev, "rollout", interrupted)
     with pytest.raises(KeyboardInterrupt):
         ev.evaluate(cfg)
@@ -180,16 +180,91 @@ def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path,
     assert res["num_variations"] == 6 and res["complete"]
 
 
-@pytest.mark.parametrize("args, says", [
-    (["checkpoint=/nonexistent/run"], "checkpoint /nonexistent/run does not exist"),
-    (["checkpoint=conf"], "is not a bct checkpoint"),
-    (["agent=random", "+game=twc", "fold=valid"], "fold=valid: choose one of train, dev, test"),
-    (["agent=random", "+game=twc", "num_variations=5000"], "num_variations=5000: must be at most 1000 (a fold has 1000 games)"),
-    (["agent=random"], "agent=random needs a game"),
-    (["agent=random", "+game=chess"], "unknown game 'chess'"),
-])
-def test_bad_input_is_one_line(tmp_path, args, says):
-    r = subprocess.run([sys.executable, "-m", "bct.evaluate", *args, f"results_dir={tmp_path}"], capture_output=True,
-                       text=True, cwd=ROOT)
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr[-2000:]
+def test_out_of_memory_halves_the_model_batch_and_goes_on():
+    agent = T5Agent.__new__(T5Agent)
+    agent.model_batch, agent.device, agent.decoding = 8, "cpu", "rank"
+    agent.model_inputs = lambda batch: [type("M", (), {"source": ob.prompt})() for ob in batch]
+    sizes = []
+
+    def rank(batch, maps):
+        sizes.append(len(batch))
+        if len(batch) > 2:
+            raise torch.OutOfMemoryError("CUDA out of memory")
+        return [Decision("look around") for _ in batch]
+
+    agent._rank = rank
+    decisions = T5Agent.act(agent, [type("Ob", (), {"prompt": str(i)})() for i in range(7)])
+    assert len(decisions) == 7 and agent.model_batch == 2
+    assert sizes[:3] == [7, 4, 2] and sum(s for s in sizes if s <= 2) == 7
+
+
+def test_results_follow_the_weights_not_the_folder(tmp_path, train_config, eval_config):
+    run = tr.train(train_config(*TINY, "run_name=mine"))
+    first = json.loads((run / "bct_config.json").read_text())["fingerprint"]
+    cfg = lambda: eval_config("num_variations=2", "batch_size=2", f"checkpoint={run}")  # noqa: E731
+    out = ev.evaluate(cfg())
+    assert json.loads((out / "results.json").read_text())["settings"]["fingerprint"] == first
+    # retrain the same run on data that changed (one example fewer): same folder, same settings, other weights
+
+    shutil.copytree(tmp_path / "data", tmp_path / "data2")
+    train_file = tmp_path / "data2" / "twc" / "modules" / "train.jsonl"
+    train_file.write_text("".join(train_file.read_text().splitlines(keepends=True)[1:]))
+    tr.train(train_config(*TINY, "run_name=mine", "overwrite=true", f"data_dir={tmp_path / 'data2'}"))
+    second = json.loads((run / "bct_config.json").read_text())["fingerprint"]
+    assert second != first
+    out = ev.evaluate(cfg())  # the old results were of other weights: set aside, evaluated afresh
+    assert json.loads((out / "results.json").read_text())["settings"]["fingerprint"] == second
+    assert (out.parent / f"dev.replaced-{first[:8]}" / "results.json").exists()
+
+
+def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
+    from bct.decoding import group_beam_search
+
+    tok = train_tokenizer(["take the red apple and put it in the box </s> look around"] * 4, vocab_size=120)
+    torch.manual_seed(0)
+    model = build_from_config({"d_model": 32, "d_ff": 64, "d_kv": 8, "num_heads": 4, "num_layers": 1}, tok).eval()
+    enc = tok(["take the red apple", "look around the box"], return_tensors="pt", padding=True)
+    ours = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=4, num_groups=1, diversity_penalty=0.0,
+                             max_new_tokens=6)
+    ref = model.generate(**enc, num_beams=4, num_return_sequences=4, max_new_tokens=6, do_sample=False,
+                         output_scores=True, return_dict_in_generate=True)
+    assert [tok.decode(t, skip_special_tokens=True) for per in ours for t, _ in per] == \
+           tok.batch_decode(ref.sequences, skip_special_tokens=True)
+    assert [s for per in ours for _, s in per] == pytest.approx(ref.sequences_scores.tolist(), abs=1e-4)
+    diverse = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
+                                diversity_penalty=0.9, max_new_tokens=6)
+    plain = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
+                              diversity_penalty=0.0, max_new_tokens=6)
+    first_tokens = lambda hyps: {tuple(t[:1]) for t, _ in hyps}  # noqa: E731
+    assert all(len(first_tokens(d)) > len(first_tokens(p)) for d, p in zip(diverse, plain))
+    assert all(len(per) == 8 for per in diverse)
+
+
+def test_paper_decoding_defaults_and_evaluation_precision(monkeypatch, compose):
+    from bct.agents.t5 import eval_dtype
+
+    cfg = compose("evaluate")
+    assert (cfg.num_beams, cfg.beam_groups, cfg.diversity_penalty, cfg.fallback_skip) == (16, 16, 0.9, 4)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
+    assert eval_dtype("cuda") == torch.bfloat16 and eval_dtype("cpu") == torch.float32
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
+    assert eval_dtype("cuda") == torch.float32
+
+
+def test_evaluation_survives_damaged_results_and_histories(tmp_path, compose):
+    c = compose("evaluate", "agent=random", "+game=sorting", "num_variations=4", "batch_size=2", "progress=false",
+            f"results_dir={tmp_path}")
+    out = ev.evaluate(c)
+    lines = (out / "histories.jsonl").read_text().splitlines()
+    broken = json.loads(lines[1])
+    del broken["history"]
+    (out / "histories.jsonl").write_text("\n".join([lines[0], "{garbage", json.dumps(broken), *lines[2:]]) + "\n")
+    out = ev.evaluate(c)  # the damaged lines are dropped and their variations played again
+    res = json.loads((out / "results.json").read_text())
+    assert res["complete"] and sorted(v["seed"] for v in res["per_variation"]) == list(range(10000, 10004))
+    assert len((out / "histories.jsonl").read_text().splitlines()) == 4
+    (out / "results.json").write_text('{"game": "sorting", "settin')  # cut off
+    out = ev.evaluate(c)  # set aside, evaluated afresh
+    assert json.loads((out / "results.json").read_text())["complete"]
+    assert (out.parent / "dev.replaced-unreadable" / "histories.jsonl").exists()

@@ -1,10 +1,11 @@
-"""`python -m bct.generate` writes the files, a consistent manifest, resumes, and rejects bad input."""
+"""`python -m bct.generate` writes the files, a consistent manifest, resumes, rejects bad input; bct.show shows them."""
 
 import json
 import subprocess
 import sys
 
 from bct.data import load_examples
+from bct.generate import generate
 
 
 def run(*overrides, cwd=None):
@@ -52,3 +53,20 @@ def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
         r = run(override, f"out_dir={tmp_path}")
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"error: {says}"), r.stderr
+
+
+def test_generate_refuses_an_unwritable_out_dir_before_playing_and_a_corrupt_manifest(tmp_path, cli, one_line):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    one_line(cli("bct.generate", f"out_dir={a_file}", "progress=false"), f"out_dir={a_file} cannot be written")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "manifest.json").write_text('{"files": ')
+    one_line(cli("bct.generate", f"out_dir={tmp_path / 'd'}", "progress=false"), "manifest.json is not a readable data manifest")
+
+
+def test_show_prints_examples_in_either_representation(tmp_path, cli, one_line):
+    generate(["twc"], ["modules"], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    r = cli("bct.show", "twc", "--data-dir", str(tmp_path), "-n", "2", "--entities", "placeholders")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.count("seed 0 step") == 2 and "target" in r.stdout and "<e1>" in r.stdout
+    one_line(cli("bct.show", "arithmetic", "--data-dir", str(tmp_path)), "no data at")

@@ -18,7 +18,11 @@ from bct.gold import play_gold
 from bct.rollout import rollout
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 SEEDS = list(range(10000, 10004))
+
+
 KEY = "sk-test-secret-123"
 
 
@@ -189,11 +193,20 @@ def test_a_real_local_model_plays_an_episode_offline(tmp_path):
     from bct.agents.llm import LocalBackend
 
     path = gemma.assemble(tmp_path / gemma.MODEL_NAME)
-    a = LLMAgent(LocalBackend(str(path.parent), path.name), tmp_path / "cache", max_tokens=12, history_turns=2)
+    offered = []
+
+    class Checked(LLMAgent):  # records the valid actions of each step it was asked about
+        def act(self, batch):
+            offered.extend(ob.step.valid_actions for ob in batch)
+            return super().act(batch)
+
+    a = Checked(LocalBackend(str(path.parent), path.name), tmp_path / "cache", max_tokens=12, history_turns=2)
     r = rollout(a, get_game("twc"), "dev", SEEDS[:1], True, batch_size=1, step_limit=4)[0]
     assert 1 <= r.steps <= 4 and 0.0 <= r.score <= 1.0
     assert a.stats()["calls"] == r.steps and a.stats()["prompt_tokens"] > 0
-    assert all(h["action"] in h["candidates"] for h in r.history)
+    # whatever the model said, the action sent was one the game or the module offered at that step
+    assert all(h["action"] in valid for h, valid in zip(r.history, offered, strict=True))
+    assert a.stats()["invalid_replies"] == sum(not h["valid_reply"] for h in r.history)
 
 
 @pytest.mark.parametrize("family", ["arithmetic", "mapreader", "sorting", "twc"])
@@ -232,3 +245,13 @@ def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():
     tok.chat_template = None  # a base model's plain transcript: the tokenizer adds its BOS
     assert backend.encode([{"role": "user", "content": "hello"}]).input_ids[0].tolist().count(1) == 1
     assert LLMAgent(backend, think=True).max_tokens == 512 and LLMAgent(backend).max_tokens == 32
+
+
+def test_a_local_openai_compatible_server_needs_no_key(monkeypatch):
+    from bct.agents.llm import OpenAIBackend
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    backend = OpenAIBackend("local-model", "http://127.0.0.1:9/v1")
+    assert backend.client.api_key  # some placeholder: the server ignores it
+    with pytest.raises(UserError, match="no API key"):
+        OpenAIBackend("gpt-4o", None)

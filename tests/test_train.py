@@ -1,37 +1,30 @@
-"""Training: the CLI writes a loadable checkpoint, loss falls, runs resume, bad input is named."""
+"""Training: the CLI writes a loadable checkpoint, loss falls, runs resume, faults and bad input are named."""
 
 import json
-import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
+import torch
 from transformers import TrainerCallback
 
+import bct.train as tr
 from bct.errors import UserError
-from bct.model import load_checkpoint, load_pretrained
+from bct.generate import generate
+from bct.model import build_from_config, load_checkpoint, load_pretrained
 from bct.tokenizer import train_tokenizer
-from bct.config import CONF
 from bct.train import train
+
+TINY = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def config(tmp_path, *overrides):
-    with initialize_config_dir(str(CONF), version_base="1.3"):
-        return compose("train", overrides=[f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}",
-                                           "progress=false", *overrides])
-
-
-def cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "bct.train", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, **(env or {})}, timeout=300)
-
-
-def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path):
-    r = cli("+game=arithmetic", "epochs=1", "model=t5-tiny-scratch", "num_games=10", "progress=false",
+def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path, cli):
+    r = cli("bct.train", "+game=arithmetic", "epochs=1", "model=t5-tiny-scratch", "num_games=10", "progress=false",
             f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}")
     assert r.returncode == 0, r.stderr[-2000:]
     assert "no training data for arithmetic/modules" in r.stdout + r.stderr  # generated on the fly, and said so
@@ -44,8 +37,8 @@ def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path):
     assert not (run / "trainer").exists()  # resumable states are dropped once the run is done
 
 
-def test_loss_falls_and_the_checkpoint_generates_an_action(tmp_path):
-    cfg = config(tmp_path, "+game=twc", "model=t5-tiny-scratch", "epochs=10", "num_games=4", "logging_steps=1",
+def test_loss_falls_and_the_checkpoint_generates_an_action(tmp_path, train_config):
+    cfg = train_config("+game=twc", "model=t5-tiny-scratch", "epochs=10", "num_games=4", "logging_steps=1",
                  "batch_size=4", "lr=3e-3",
                  "model.config.d_model=64", "model.config.d_ff=128")
     run = train(cfg)
@@ -58,30 +51,13 @@ def test_loss_falls_and_the_checkpoint_generates_an_action(tmp_path):
     assert action.strip() and action.split()[0].isalpha()
 
 
-def test_an_interrupted_run_resumes_from_its_last_checkpoint(tmp_path):
-    class Interrupt(TrainerCallback):
-        def on_step_end(self, args, state, control, **kwargs):
-            if state.global_step == 3:
-                raise KeyboardInterrupt
-
-    overrides = ["+game=sorting", "model=t5-tiny-scratch", "epochs=2", "num_games=2", "save_strategy=steps",
-                 "save_steps=2", "batch_size=8"]
-    with pytest.raises(KeyboardInterrupt):
-        train(config(tmp_path, *overrides), callbacks=[Interrupt()])
-    run = train(config(tmp_path, *overrides))
-    metrics = json.loads((run / "train_metrics.json").read_text())
-    assert metrics["resumed_from"].endswith("checkpoint-2")
-    n = json.loads((run / "bct_config.json").read_text())["num_examples"]
-    assert metrics["global_step"] == 2 * -(-n // 8)  # two epochs in all, not two more
-
-
-def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path):
+def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path, train_config):
     base = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
-    first = train(config(tmp_path, *base, "run_name=mine"))
+    first = train(train_config(*base, "run_name=mine"))
     with pytest.raises(UserError, match="another config \\(differs in: lr\\)"):
-        train(config(tmp_path, *base, "lr=0.5", "run_name=mine"))
-    assert train(config(tmp_path, *base, "run_name=mine")) == first  # finished: kept as is
-    assert train(config(tmp_path, *base, "lr=0.5")).name.startswith("twc-modules-t5-tiny-scratch-ep1-")  # its own folder
+        train(train_config(*base, "lr=0.5", "run_name=mine"))
+    assert train(train_config(*base, "run_name=mine")) == first  # finished: kept as is
+    assert train(train_config(*base, "lr=0.5")).name.startswith("twc-modules-t5-tiny-scratch-ep1-")  # its own folder
 
 
 def test_tokenizer_round_trips_and_splits_numbers():
@@ -97,7 +73,6 @@ def test_tokenizer_round_trips_and_splits_numbers():
 
 
 def test_loading_by_local_path_is_the_hub_code_path(tmp_path):
-    from bct.model import build_from_config
 
     tok = train_tokenizer(["take the apple"] * 3, vocab_size=100)
     build_from_config({"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}, tok).save_pretrained(tmp_path)
@@ -110,7 +85,6 @@ def test_local_heads_start_by_attending_near_themselves():
     import torch
 
     from bct.errors import UserError
-    from bct.model import build_from_config
 
     tok = train_tokenizer(["to the north you see the hall"] * 3, vocab_size=100)
     sizes = {"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}
@@ -123,23 +97,149 @@ def test_local_heads_start_by_attending_near_themselves():
         build_from_config(sizes, tok, locality=[1.0])
 
 
-@pytest.mark.parametrize("args, says", [
-    (["+game=chess"], "error: unknown game 'chess'; valid choices: arithmetic"),
-    (["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
-    (["epochs=2"], "error: choose a game: python -m bct.train +game=sorting epochs=8"),
-    (["+game=twc", "model=t5-small"], "could not be fetched from the Hugging Face hub"),
-])
-def test_bad_input_is_one_line(tmp_path, args, says):
-    r = cli(*args, f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}", env={"HF_HUB_OFFLINE": "1"})
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr[-2000:]
-    if "hub" in says:
-        assert "model=t5-cpu-scratch" in lines[0] and "model=t5-tiny-scratch" in lines[0]
-
-
-def test_wandb_offline_needs_no_account_or_network(tmp_path, monkeypatch):
+def test_wandb_offline_needs_no_account_or_network(tmp_path, monkeypatch, train_config):
     monkeypatch.setenv("WANDB_DIR", str(tmp_path))
     monkeypatch.delenv("WANDB_API_KEY", raising=False)
-    train(config(tmp_path, "+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", "wandb.mode=offline"))
+    train(train_config("+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", "wandb.mode=offline"))
     runs = list((tmp_path / "wandb").glob("offline-run-*"))
     assert len(runs) == 1 and any(runs[0].rglob("*.wandb"))
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda p: p.write_text(""), "holds no examples"),
+    (lambda p: p.write_text(p.read_text().replace('"target"', '"tar"', 1)), "line 1, lacks target"),
+    (lambda p: p.write_text("{not json\n" + p.read_text()), "line 1, is not JSON"),
+])
+def test_training_on_damaged_data_names_the_file_and_line(tmp_path, damage, says, compose):
+    overrides = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", f"data_dir={tmp_path}",
+                 f"checkpoint_dir={tmp_path / 'ck'}", "progress=false"]
+    generate(["twc"], ["modules"], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    damage(tmp_path / "twc" / "modules" / "train.jsonl")
+    with pytest.raises(UserError, match=says):
+        tr.train(compose("train", *overrides))
+    (tmp_path / "manifest.json").write_text("[1, 2")
+    with pytest.raises(UserError, match="not a readable data manifest"):
+        tr.train(compose("train", *overrides))
+
+
+def test_a_refused_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, monkeypatch, compose):
+    overrides = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", f"data_dir={tmp_path / 'data'}",
+                 f"checkpoint_dir={tmp_path / 'ck'}", "progress=false", "run_name=mine"]
+
+    def fail(*a, **k):
+        raise RuntimeError("the trainer could not start")
+
+    monkeypatch.setattr(tr, "trainer_overrides", fail)  # fails after the run folder is written
+    with pytest.raises(RuntimeError):
+        tr.train(compose("train", *overrides, "lr=0.01"))
+    monkeypatch.undo()
+    run = tr.train(compose("train", *overrides))  # another lr, same folder: not refused, nothing was trained there
+    assert json.loads((run / "bct_config.json").read_text())["status"] == "done"
+
+
+def test_an_interrupted_run_resumes_from_its_last_whole_checkpoint(train_config, tmp_path):
+    """A run stopped at step 3 resumes from checkpoint-2, skipping a checkpoint-4 that a kill cut short
+    while saving, and trains two epochs in all, not two more."""
+
+    class Interrupt(TrainerCallback):
+        def on_step_end(self, args, state, control, **kwargs):
+            if state.global_step == 3:
+                raise KeyboardInterrupt
+
+    overrides = ["+game=sorting", "model=t5-tiny-scratch", "epochs=2", "num_games=2", "save_strategy=steps",
+                 "save_steps=2", "batch_size=8", "run_name=cut"]
+    with pytest.raises(KeyboardInterrupt):
+        tr.train(train_config(*overrides), callbacks=[Interrupt()])
+    trainer_dir = tmp_path / "ck" / "cut" / "trainer"
+    (trainer_dir / "checkpoint-4").mkdir()  # a later checkpoint that a kill cut short: only its config
+    (trainer_dir / "checkpoint-4" / "config.json").write_text("{}")
+    run = tr.train(train_config(*overrides))
+    metrics = json.loads((run / "train_metrics.json").read_text())
+    assert metrics["resumed_from"].endswith("checkpoint-2")
+    n = json.loads((run / "bct_config.json").read_text())["num_examples"]
+    assert metrics["global_step"] == 2 * -(-n // 8)
+
+
+def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
+    p = subprocess.Popen([sys.executable, "-m", "bct.train", "+game=twc", "model=t5-tiny-scratch", "epochs=1000",
+                          "num_games=2", "progress=false", f"data_dir={tmp_path / 'data'}", "run_name=long",
+                          f"checkpoint_dir={tmp_path / 'ck'}", f"hydra.run.dir={tmp_path / 'out'}"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    trainer = tmp_path / "ck" / "long" / "trainer"
+    deadline = time.time() + 120
+    while not any(trainer.glob("checkpoint-*")) and time.time() < deadline and p.poll() is None:
+        time.sleep(0.1)
+    p.send_signal(signal.SIGINT)  # in the training loop: an epoch is saved, a thousand to go
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and "Traceback" not in err, err[-2000:]
+    from bct.train import last_complete_checkpoint
+
+    saved = json.loads((Path(last_complete_checkpoint(trainer)) / "trainer_state.json").read_text())
+    assert 0 < saved["global_step"] < 1000 * 3  # stopped where it was, with a checkpoint there
+    assert json.loads((tmp_path / "ck" / "long" / "bct_config.json").read_text())["status"] == "training"
+    assert "interrupted; run the same command again to resume" in err
+
+
+@pytest.mark.parametrize("cuda, bf16, major, expected", [
+    (False, False, 0, {}),  # CPU: fp32
+    (True, True, 9, {"bf16": True}),  # H100, A100
+    (True, False, 7, {}),  # V100: fp32, never fp16 (T5 overflows and the trainer writes NaN weights)
+    (True, False, 8, {"tf32": True}),  # an Ampere card without bf16 support reported: fp32 with TF32 matmuls
+])
+def test_precision_never_fp16(monkeypatch, cuda, bf16, major, expected):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: bf16)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda *a: (major, 0))
+    assert tr.precision() == expected
+
+
+def test_data_and_tokenizer_are_made_under_main_process_first(tmp_path, monkeypatch, train_config, fake_state):
+    state = fake_state(True, 2)
+    monkeypatch.setattr(tr, "process_state", lambda: state)
+    seen = []
+    real = tr.training_data
+    monkeypatch.setattr(tr, "training_data", lambda *a: seen.append(list(state.order)) or real(*a))
+    run = tr.train(train_config(*TINY))
+    assert seen == [["enter"]] and state.order == ["enter", "exit"]
+    record = json.loads((run / "bct_config.json").read_text())
+    assert record["num_processes"] == 2 and record["effective_batch_size"] == 2 * record["settings"]["batch_size"]
+
+
+def test_trainer_settings_pass_through_and_unknown_ones_are_named(tmp_path, train_config):
+    run = tr.train(train_config(*TINY, "+trainer.adam_beta2=0.99", "+trainer.max_grad_norm=0.5"))
+    settings = json.loads((run / "bct_config.json").read_text())["settings"]
+    assert settings["trainer"] == {"adam_beta2": 0.99, "max_grad_norm": 0.5}
+    with pytest.raises(UserError, match="trainer.no_such_flag is not a Seq2SeqTrainingArguments setting"):
+        tr.train(train_config(*TINY, "+trainer.no_such_flag=1"))
+
+
+def test_final_examples_train_only_when_asked(tmp_path, train_config):
+    plain = json.loads((tr.train(train_config(*TINY)) / "bct_config.json").read_text())
+    final = json.loads((tr.train(train_config(*TINY, "final_example=true")) / "bct_config.json").read_text())
+    assert final["num_examples"] == plain["num_examples"] + 2  # one 'completed' example per training game
+
+
+def test_the_hub_check_goes_through_huggingface_hub(monkeypatch):
+    from huggingface_hub import constants
+
+    import bct.model as m
+
+    asked = []
+
+    class Session:
+        def head(self, url, timeout):
+            asked.append(url)
+            raise ConnectionError("no network")
+
+    monkeypatch.setattr("huggingface_hub.get_session", lambda: Session())
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    assert m.hub_reachable() is False and asked == [constants.ENDPOINT]
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    assert m.hub_reachable() is False and len(asked) == 1  # offline mode: not even asked
+
+
+def test_a_hub_model_that_cannot_be_fetched_names_the_offline_presets(tmp_path, cli, one_line):
+    r = cli("bct.train", "+game=twc", "model=t5-small", f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}",
+            env={"HF_HUB_OFFLINE": "1"})
+    line = one_line(r, "could not be fetched from the Hugging Face hub")
+    assert "model=t5-cpu-scratch" in line and "model=t5-tiny-scratch" in line

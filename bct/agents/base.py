@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from omegaconf import DictConfig, OmegaConf
+
 from bct.env import Step
-from bct.games import Game
+from bct.errors import UserError
+from bct.games import Game, get_game, variant_name
 
 
 @dataclass
@@ -29,7 +32,36 @@ class Decision:
 
 
 class Agent:
+    """An agent is built from an evaluation config (`from_config`) and then knows what it plays
+    (`game`, `modules`), the name of its results folder (`run_name`) and the settings that define
+    its play (`settings`, recorded in results.json; a results folder holds one set)."""
+
     name = ""
+    game: Game
+    modules: bool
+    trained: dict | None = None  # what a trained agent learned from (results.json), None for others
+
+    @classmethod
+    def from_config(cls, cfg: DictConfig) -> "Agent":
+        """The agent `cfg.agent` describes, playing the game `+game=NAME` names (with its module
+        unless `modules=false`)."""
+        if not cfg.get("game"):
+            raise UserError(f"agent={cls.name} needs a game: python -m bct.evaluate agent={cls.name} +game=twc")
+        agent = cls.build(cfg)
+        agent.game, agent.modules, agent.config = get_game(cfg.game.name), bool(cfg.modules), agent_config(cfg)
+        return agent
+
+    @classmethod
+    def build(cls, cfg: DictConfig) -> "Agent":
+        return cls(**agent_config(cfg))
+
+    @property
+    def run_name(self) -> str:
+        return f"{self.name}-{self.game.name}-{variant_name(self.modules)}"
+
+    def settings(self) -> dict:
+        """What defines this agent's play beyond the evaluation's own settings (fold, limits)."""
+        return {"agent_config": self.config}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         """A new episode begins (called before its first `act`)."""
@@ -43,6 +75,11 @@ class Agent:
     def stats(self) -> dict:
         """Counters for results.json (calls, tokens, invalid replies, ...)."""
         return {}
+
+
+def agent_config(cfg: DictConfig) -> dict:
+    """The agent's own settings (`agent.*` but its name)."""
+    return {k: v for k, v in OmegaConf.to_container(cfg.agent, resolve=True).items() if k != "name"}
 
 
 def closest_valid(text: str, valid: list[str], skip: list[str] = ()) -> str:

@@ -22,7 +22,7 @@ class OracleAgent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
         if key not in self._envs:
-            self._envs[key] = ModularEnv(game, [game.module] if modules else [])
+            self._envs[key] = ModularEnv.of(game, modules)
         self._plans[seed] = play_gold(self._envs[key], seed, fold, modules).actions
 
     def act(self, batch: list[Observation]) -> list[Decision]:

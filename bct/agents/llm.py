@@ -16,11 +16,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from omegaconf import DictConfig
+
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, Observation, closest_valid
-from bct.data import write_atomic
-from bct.errors import UserError
-from bct.games import Game
+from bct.files import write_atomic
+from bct.errors import UserError, unknown
+from bct.games import Game, variant_name
 
 
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
@@ -123,6 +125,26 @@ class LLMAgent(Agent):
         self._lock = threading.Lock()
         self.counts = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "invalid_replies": 0}
 
+    @classmethod
+    def build(cls, cfg: DictConfig) -> "LLMAgent":
+        a = cfg.agent
+        if a.backend not in ("openai", "local"):
+            raise unknown("agent.backend", a.backend, ["openai", "local"])
+        if a.backend == "local":
+            backend = LocalBackend(a.model, a.gguf_file, cfg.device)
+        else:
+            backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
+        return cls(backend, a.cache_dir, a.concurrency, a.constraints, a.one_shot, a.think, a.feedback, a.max_tokens,
+                   a.history_turns, a.guidance)
+
+    @property
+    def run_name(self) -> str:
+        """llm-<model>-<game>-<variant>[-one_shot][-think][-feedback][-guidance][-norules]"""
+        c = self.config
+        flags = [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]] + ([] if c["constraints"] else ["norules"])
+        model_name = Path(c["gguf_file"] or c["model"]).name.removesuffix(".gguf")
+        return "-".join([f"llm-{model_name}", self.game.name, variant_name(self.modules), *flags])
+
     def _example(self, game: Game, modules: bool) -> str:
         """A train-fold gold walkthrough of the same game (seed 003's one-shot example)."""
         key = (game.name, modules)
@@ -130,7 +152,7 @@ class LLMAgent(Agent):
             from bct.env import ModularEnv
             from bct.gold import play_gold
 
-            with ModularEnv(game, [game.module] if modules else []) as env:
+            with ModularEnv.of(game, modules) as env:
                 self._examples[key] = P.walkthrough(play_gold(env, 0, "train", modules).steps)
         return self._examples[key]
 

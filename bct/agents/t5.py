@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import torch
+from omegaconf import DictConfig
 
-from bct.agents.base import Agent, Decision, Observation, closest_valid
+from bct.agents.base import Agent, Decision, Observation, agent_config, closest_valid
 from bct.decoding import group_beam_search
-from bct.errors import UserError
-from bct.prompt import represent
+from bct.errors import UserError, unknown
+from bct.games import get_game
+from bct.model import load_checkpoint
+from bct.representation import get_representation, of_checkpoint
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
@@ -28,9 +32,9 @@ class T5Agent(Agent):
     valid action sharing most words with the top candidate, avoiding the last `fallback_skip` actions. `decoding="rank"`: every valid action is scored by its length-normalised
     log-likelihood given the prompt (see `score_actions`).
 
-    `entities` is the prompt representation the checkpoint was trained with (bct.prompt.represent):
-    with `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to
-    the valid action it stands for.
+    `entities` names the representation the checkpoint was trained with (bct.representation): with
+    `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to the
+    valid action it stands for.
     """
 
     name = "t5"
@@ -42,7 +46,7 @@ class T5Agent(Agent):
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
         self.tokenizer = tokenizer
-        self.decoding, self.num_beams, self.entities = decoding, num_beams, entities
+        self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
         if num_beams % self.beam_groups:
             raise UserError(f"num_beams={num_beams} must be a multiple of beam_groups={beam_groups} "
@@ -53,13 +57,52 @@ class T5Agent(Agent):
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
 
+    @classmethod
+    def from_config(cls, cfg: DictConfig) -> "T5Agent":
+        """The policy in `cfg.checkpoint`, playing the game it was trained on (or `+game=NAME`) with the
+        module setting it was trained with, decoded as the checkpoint's defaults say unless `cfg` does."""
+        if not cfg.checkpoint:
+            raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
+        model, tokenizer, run = load_checkpoint(cfg.checkpoint)
+        trained = run["settings"]
+        representation = of_checkpoint(trained, cfg.checkpoint)
+        decoding = cfg.decoding or run.get("eval_defaults", {}).get("decoding", "generate")
+        if decoding not in DECODINGS:
+            raise unknown("decoding", decoding, DECODINGS)
+        # actions are short: generating past the longest trained action only lengthens degenerate beams
+        max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
+        agent = cls(model, tokenizer, decoding, cfg.num_beams, trained["max_source_length"], max_new, cfg.fallback_skip,
+                    cfg.device, model_batch=cfg.model_batch, entities=representation.name,
+                    beam_groups=cfg.beam_groups, diversity_penalty=cfg.diversity_penalty)
+        trained_on = get_game(trained["game"])
+        agent.game = get_game(cfg.game.name) if cfg.get("game") else trained_on
+        agent.modules, agent.config = trained["variant"] == "modules", agent_config(cfg)
+        agent._run_name = (Path(cfg.checkpoint).name + ("" if agent.game == trained_on else f"-on-{agent.game.name}")
+                           + ("-rank" if decoding == "rank" else ("-beam" if cfg.beam_groups == 1 else "")))
+        generate = decoding == "generate"
+        agent._settings = {"checkpoint": str(Path(cfg.checkpoint).resolve()), "fingerprint": run.get("fingerprint"),
+                           "decoding": decoding, "num_beams": cfg.num_beams,
+                           "beam_groups": cfg.beam_groups if generate else None,
+                           "diversity_penalty": cfg.diversity_penalty if generate else None,
+                           "fallback_skip": cfg.fallback_skip, "agent_config": agent.config}
+        agent.trained = {"model": trained["model"]["name"], "epochs": trained["epochs"],
+                         "num_games": trained["num_games"], "entities": representation.name}
+        return agent
+
+    @property
+    def run_name(self) -> str:
+        return self._run_name
+
+    def settings(self) -> dict:
+        return self._settings
+
     def _encode(self, sources: list[str]):
         return self.tokenizer(sources, padding=True, truncation=True, max_length=self.max_source_length,
                               return_tensors="pt").to(self.device)
 
     def model_inputs(self, batch: list[Observation]):
-        """What the model reads for each episode, and the way back to valid actions (bct.prompt.represent)."""
-        return [represent(ob.prompt, ob.step.valid_actions, self.entities) for ob in batch]
+        """What the model reads for each episode, and the way back to valid actions (bct.representation)."""
+        return [self.representation.map(ob.prompt, ob.step.valid_actions) for ob in batch]
 
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:
@@ -82,7 +125,7 @@ class T5Agent(Agent):
                     torch.cuda.empty_cache()
                 continue
             for i, d in zip(group, decided):
-                if self.entities != "text":
+                if maps[i].source != batch[i].prompt:  # what the model read, where the representation rewrote it
                     d.info["model_input"] = maps[i].source
                 decisions[i] = d
             start += len(group)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from bct.modules import text
+from bct import text
 from bct.modules.base import Module, quote
 
 NUM = {"LIKE_NUM": True}

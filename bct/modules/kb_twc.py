@@ -9,7 +9,7 @@ from importlib import resources
 from spacy.matcher import PhraseMatcher
 from spacy.util import filter_spans
 
-from bct.modules import text
+from bct import text
 from bct.modules.base import Module, quote
 
 

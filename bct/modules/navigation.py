@@ -2,43 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 
-from bct.modules import text
+from bct import text
 from bct.modules.base import Module, quote
-
-DIRECTIONS = ["north", "south", "east", "west"]
-ALPHA = {"IS_ALPHA": True}
-
-
-KEYS = ("connects to", "You are in", "To the ")
-
-
-@functools.cache
-def _matcher():
-    return text.matcher({
-        "edge": [[{"LOWER": "the"}, {**ALPHA, "OP": "+"}, {"LOWER": "connects"}, {"LOWER": "to"}]],
-        "here": [[{"LOWER": "you"}, {"LOWER": "are"}, {"LOWER": "in"}]],
-        "exit": [[{"LOWER": "to"}, {"LOWER": "the"}, {"LOWER": {"IN": DIRECTIONS}}, {"LOWER": "you"}, {"LOWER": "see"}]],
-    })
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def read_sentence(sentence: str) -> tuple:
-    """Facts in one sentence: ('edge', room, (neighbours...)), ('here', room) or ('exit', direction, room)."""
-    d = text.doc(sentence)
-    facts = []
-    for match_id, start, end in sorted(_matcher()(d), key=lambda m: m[1]):
-        label = text.nlp().vocab.strings[match_id]
-        if label == "edge":
-            facts.append(("edge", d[start + 1:end - 2].text, tuple(_split_list(d, end))))
-        elif label == "here":
-            facts.append(("here", text.strip_article(text.phrase_until_punct(d, end))))
-        else:
-            facts.append(("exit", d[start + 2].lower_, text.strip_article(text.phrase_until_punct(d, end))))
-    return tuple(facts)
-
 
 class Navigation(Module):
     name = "navigation"
@@ -59,16 +26,15 @@ class Navigation(Module):
     def observe(self, observation: str, look: str, inventory: str) -> None:
         for t in dict.fromkeys((observation, look)):
             exits = {}
-            for sentence in text.sentences(t, KEYS):
-                for kind, *fact in read_sentence(sentence):
-                    if kind == "edge":
-                        for room in fact[1]:
-                            self._link(fact[0], room)
-                    elif kind == "here":
-                        self.here = fact[0]
-                        self.graph.setdefault(self.here, [])
-                    else:
-                        exits[fact[1]] = fact[0]
+            for kind, *fact in text.facts(t):
+                if kind == "edge":
+                    for room in fact[1]:
+                        self._link(fact[0], room)
+                elif kind == "here":
+                    self.here = fact[0]
+                    self.graph.setdefault(self.here, [])
+                elif kind == "exit":
+                    exits[fact[1]] = fact[0]
             if exits:
                 self.exits = exits
                 for room in exits:
@@ -117,20 +83,3 @@ class Navigation(Module):
     def hint(self, room: str) -> str:
         """Extra words after the answer (none: the paper's navigator; see navigation_directions)."""
         return ""
-
-
-def _split_list(d, start: int) -> list[str]:
-    """Rooms listed from `start` to the sentence's end: 'the A, B and C' -> [A, B, C]."""
-    names, current = [], []
-    for tok in d[start:]:
-        if tok.text == ".":
-            break
-        if tok.is_space:
-            continue
-        if tok.text == "," or tok.lower_ == "and":
-            names.append(current)
-            current = []
-        elif not (not current and tok.lower_ == "the"):
-            current.append(tok.text)
-    names.append(current)
-    return [" ".join(n) for n in names if n]

@@ -7,7 +7,7 @@ import functools
 import pint
 from spacy.util import filter_spans
 
-from bct.modules import text
+from bct import text
 from bct.modules.base import Module, quote
 
 WORD = {"IS_ALPHA": True, "IS_STOP": False}

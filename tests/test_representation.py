@@ -1,4 +1,4 @@
-"""Entity placeholders: exact on every gold step of every game preset, and single tokens for the model."""
+"""Representations: placeholders exact on every gold step of every game preset, single tokens for the model."""
 
 import json
 
@@ -7,8 +7,11 @@ import pytest
 from bct.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities
 from bct.games import GAMES
 from bct.generate import generate
-from bct.prompt import represent, training_pair
+from bct.prompt import training_pair
+from bct.representation import get_representation
 from bct.tokenizer import train_tokenizer
+
+PLACEHOLDERS_REP = get_representation("placeholders")
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +24,7 @@ def gold_rows(tmp_path_factory):
 def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
     seen = set()
     for row in [r for r in gold_rows if not r["final"]]:
-        m = represent(row["source"], row["valid_actions"], "placeholders")
+        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         target = m.rewrite(row["target"])
         assert target in m.actions, (row["game"], row["target"], target)
         assert m.restore(target) == row["target"]
@@ -35,7 +38,7 @@ def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
 
 def test_no_name_of_the_current_step_survives_in_the_prompt(gold_rows):
     for row in [r for r in gold_rows if not r["final"]]:
-        m = represent(row["source"], row["valid_actions"], "placeholders")
+        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         for action in row["valid_actions"]:
             for name in action_entities(action):
                 assert f" {name} " not in f" {m.source} ".replace(".", " ").replace(",", " "), (row["game"], name)
@@ -62,12 +65,12 @@ def test_more_entities_than_placeholders_keep_the_surplus_as_text():
 
 def test_text_representation_is_the_paper_prompt():
     row = {"source": "task </s> OBS You see an apple. </s>", "target": "take apple", "valid_actions": ["take apple"]}
-    assert training_pair(row, "text") == (row["source"], "take apple")
-    assert training_pair(row, "placeholders") == ("task </s> OBS You see an <e1>. </s>", "take <e1>")
+    assert training_pair(row, get_representation("text")) == (row["source"], "take apple")
+    assert training_pair(row, PLACEHOLDERS_REP) == ("task </s> OBS You see an <e1>. </s>", "take <e1>")
 
 
 def test_placeholders_are_single_tokens_that_decoding_keeps():
-    tok = train_tokenizer(["take <e1> from <e12> </s> OBS <n3>g of <e2>"] * 3, vocab_size=200, placeholders=True)
+    tok = train_tokenizer(["take <e1> from <e12> </s> OBS <n3>g of <e2>"] * 3, vocab_size=200, tokens=PLACEHOLDERS)
     ids = tok("put <n1>g of <e2> in <e12>").input_ids
     pieces = tok.convert_ids_to_tokens(ids)
     assert {"<n1>", "<e2>", "<e12>"} <= set(pieces)
@@ -82,10 +85,10 @@ def test_the_latest_observation_numbers_its_entities_first(gold_rows):
     # room is always <e1> (mapreader), the object just taken <e1> and its place <e2> (twc)
     rows = [r for r in gold_rows if r["variant"] == "modules" and not r["final"]]
     for row in [r for r in rows if r["game"] == "mapreader" and r["target"].startswith("move")]:
-        m = represent(row["source"], row["valid_actions"], "placeholders")
+        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         assert " </s> OBS The next location to go to is the <e1>. " in m.source, m.source[:300]
     puts = [r for r in rows if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]]
     assert puts
     for row in puts:
-        m = represent(row["source"], row["valid_actions"], "placeholders")
+        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith("put <e1> in ")

@@ -1,13 +1,19 @@
-"""Epoch sweeps: Hydra multirun jobs (local submitit launcher), SLURM settings, and bct.tune."""
+"""Jobs and sweeps: train then evaluate, Hydra multirun (local submitit launcher), SLURM settings, bct.tune."""
 
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import bct.job as jobs
 from bct.tune import main as tune
 
+TINY_RUN = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
+
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
 TINY = ["+game=twc", "model=t5-tiny-scratch", "num_games=2", "eval.num_variations=2", "eval.num_beams=2",
         "eval.batch_size=2", "progress=false"]
 
@@ -69,3 +75,16 @@ def test_slurm_launcher_settings_without_a_cluster():
     for line in ["partition: a100", "gpus_per_node: 1", "timeout_min: 120", "cpus_per_task: 8", "mem_gb: 32",
                  "submitit_folder: ${hydra.sweep.dir}/.submitit/%j", "SlurmLauncher"]:
         assert line in r.stdout, line
+
+
+def test_under_accelerate_only_the_main_process_evaluates_and_writes_job_json(tmp_path, monkeypatch, train_config, fake_state):
+    calls = []
+    monkeypatch.setattr(jobs, "train", lambda cfg: tmp_path)
+    monkeypatch.setattr(jobs, "evaluate", lambda cfg: calls.append(cfg) or tmp_path)
+    (tmp_path / "bct_config.json").write_text("{}")
+    for main, evaluations in ((False, 0), (True, 1)):
+        monkeypatch.setattr(jobs, "process_state", lambda main=main: fake_state(main))
+        job = tmp_path / f"job-{main}"
+        job.mkdir()
+        jobs.run_job(train_config(*TINY, "evaluate_after=dev"), job, multirun=True)
+        assert len(calls) == evaluations and (job / "job.json").exists() == main

@@ -1,0 +1,95 @@
+"""`python -m bct.train +game=sorting epochs=8`: one job = train, then evaluate if asked.
+
+Above training (bct.train) and evaluation (bct.evaluate), which know nothing of each other. In a
+Hydra sweep (`-m`, locally or on SLURM) every job writes `job.json` in its folder (status,
+checkpoint, results), which `python -m bct.tune` reads; a failing job is recorded and does not
+stop the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+
+from bct.config import CONF, entry
+from bct.errors import exits_cleanly
+from bct.evaluate import evaluate
+from bct.files import read_json, write_atomic, write_json
+from bct.games import variant_name
+from bct.runs import RUN_RECORD
+from bct.train import process_state, train
+
+log = logging.getLogger(__name__)
+
+JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
+
+
+def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir: Path) -> DictConfig:
+    """conf/evaluate.yaml for the T5 agent on `checkpoint`, with the train config's `eval` settings."""
+    base = OmegaConf.load(CONF / "evaluate.yaml")
+    for key in ("defaults", "hydra"):
+        del base[key]
+    base.agent = OmegaConf.load(CONF / "agent" / "t5.yaml")
+    return OmegaConf.merge(base, {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir),
+                                  "progress": cfg.progress}, cfg.eval)
+
+
+def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
+    """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
+
+    In a sweep a failing job is recorded and does not stop the others; a single run raises.
+    """
+    after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
+    game = cfg.get("game")
+    record = {"status": "running", "game": game.name if game else None, "variant": variant_name(cfg.modules),
+              "model": cfg.model.name, "epochs": cfg.epochs, "evaluate_after": after}
+    try:
+        run_dir = train(cfg)
+        record["checkpoint"] = str(run_dir.resolve())
+        record["metrics"] = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}").get("metrics", {})
+        if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
+            record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
+            out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
+            record["results"] = str((out / "results.json").resolve())
+        record["status"] = "done"
+    except Exception as e:
+        record.update(status="failed", error=f"{type(e).__name__}: {e}")
+        write_atomic(job_dir / "error.txt", traceback.format_exc())
+        if not multirun:
+            raise
+        log.error("job failed (%s); see %s", record["error"], job_dir / "error.txt")
+    finally:
+        if process_state().is_main_process:
+            write_json(job_dir / JOB, record)
+    return record
+
+
+@hydra.main(config_path=str(CONF), config_name="train", version_base="1.3")
+@exits_cleanly
+def _hydra_main(cfg: DictConfig) -> None:
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    hc = HydraConfig.get()
+    try:
+        record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
+    except KeyboardInterrupt:
+        print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
+        sys.exit(130)
+    if record["status"] == "done":
+        m = record["metrics"]
+        print(f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
+              f"{m.get('train_runtime', 0):.0f} s)" + (f"; {record['evaluate_after']} results: {record['results']}"
+                                                       if "results" in record else ""))
+
+
+main = entry(_hydra_main)
+
+
+if __name__ == "__main__":
+    main()

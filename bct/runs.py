@@ -1,0 +1,85 @@
+"""Run folders: a training run's checkpoint folder and an evaluation's results folder.
+
+Each folder holds one set of settings, written in its record (`bct_config.json`, `results.json`),
+so that rerunning a command resumes it. A folder that holds other settings is refused in one line
+naming every setting that differs; what is set aside is renamed, never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf
+
+from bct.errors import UserError
+from bct.files import read_json, read_record
+from bct.games import get_game, variant_name
+from bct.representation import get_representation
+
+log = logging.getLogger(__name__)
+
+RUN_RECORD = "bct_config.json"  # in a checkpoint folder: status, settings, config, metrics
+
+# The settings that make a training run what it is: a checkpoint folder holds one of each.
+TRAIN_SETTINGS = ("game", "variant", "model", "entities", "epochs", "num_games", "final_example", "lr", "warmup",
+                  "batch_size", "grad_accum", "max_source_length", "max_target_length", "seed", "trainer")
+
+
+def digest(settings: dict) -> str:
+    return hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:6]
+
+
+def differing(before: dict, after: dict) -> list[str]:
+    """The settings whose values differ (a missing setting reads as null)."""
+    return [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+
+
+def check_same(folder: Path, before: dict, after: dict, what: str, fix: str) -> None:
+    """Refuse, in one line naming what differs, a folder whose settings are not these."""
+    diff = differing(before, after)
+    if diff:
+        raise UserError(f"{folder} holds {what} (differs in: {', '.join(diff)}); {fix}")
+
+
+def set_aside(folder: Path, tag: str) -> Path:
+    """Rename `folder` to `<name>.replaced-<tag>` (or a numbered name beside it): nothing is deleted."""
+    target = folder.with_name(f"{folder.name}.replaced-{tag}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder.with_name(f"{folder.name}.replaced-{tag}-{n}")
+    folder.rename(target)
+    return target
+
+
+def train_settings(cfg: DictConfig) -> dict:
+    """What defines a training run (the checkpoint folder's identity)."""
+    values = {"game": get_game(cfg.game.name).name, "variant": variant_name(cfg.modules),
+              "model": OmegaConf.to_container(cfg.model, resolve=True),
+              "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}}
+    values.update({k: cfg[k] for k in TRAIN_SETTINGS if k not in values})
+    values.update(get_representation(cfg.entities).record())
+    return values
+
+
+def train_run_dir(cfg: DictConfig, settings: dict) -> Path:
+    """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
+    defining setting>`: runs that differ in anything (seed, lr, data, ...) never share a folder."""
+    name = cfg.run_name or (f"{settings['game']}-{settings['variant']}-{settings['model']['name']}"
+                            f"-ep{settings['epochs']}-{digest(settings)}")
+    return Path(cfg.checkpoint_dir) / str(name)
+
+
+def read_run(run_dir: Path) -> dict | None:
+    """A checkpoint folder's run record, None if there is none; a damaged one is named in one line."""
+    path = run_dir / RUN_RECORD
+    return read_json(path, "run record", f"delete {run_dir} to train afresh") if path.exists() else None
+
+
+def previous_settings(results_file: Path) -> dict | None:
+    """The settings an evaluation's results.json was written with; None where they cannot be read."""
+    record = read_record(results_file, ["settings"])
+    return record["settings"] if record and isinstance(record["settings"], dict) else None

@@ -1,0 +1,62 @@
+"""Reading results back: bct.report and bct.compare beside the published numbers, damaged files skipped."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bct.evaluate as ev
+from bct.evaluate import evaluate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_compare_table_and_chart(tmp_path, compose):
+    for overrides in (["agent=oracle", "+game=twc"], ["agent=random", "+game=sorting", "modules=false"]):
+        cfg = compose("evaluate", *overrides, "num_variations=2", "batch_size=2", "progress=false",
+                                                 f"results_dir={tmp_path}")
+        evaluate(cfg)
+    r = subprocess.run([sys.executable, "-m", "bct.compare", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert "on dev" in lines[0]  # no test results here: the dev results are compared
+    assert any(line.startswith("| Oracle+mod |  |  |  | 1.00 (") and line.endswith("|  |") for line in lines)
+    oracle = json.loads(next(tmp_path.glob("oracle-twc-modules/dev/results.json")).read_text())
+    env_steps = f"1.00 ({oracle['avg_env_steps']:.0f})"  # environment steps, as published: module calls not counted
+    assert f"|  |  |  | {env_steps} |" in r.stdout and oracle["avg_env_steps"] < oracle["avg_steps"]
+    assert any(line.startswith("| Random |  |  | ") for line in lines)
+    assert "| BCT t5-base+mod (published) | 1.00 (5) | 1.00 (10) | 0.98 (8) | 0.97 (3) | 0.99 (7) |" in lines
+    assert (tmp_path / "comparison-dev.md").read_text().strip() in r.stdout
+    png = tmp_path / "comparison-dev.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, compose, cli):
+    from bct.report import collect
+    from bct.tune import read_jobs
+
+    ev.evaluate(compose("evaluate", "agent=random", "+game=twc", "num_variations=2", "batch_size=2", "progress=false",
+                    f"results_dir={tmp_path / 'r'}"))
+    bad = tmp_path / "r" / "other" / "dev" / "results.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("{oops")
+    rows = collect(tmp_path / "r")
+    assert len(rows) == 1 and "skipped" in capsys.readouterr().err
+    r = cli("bct.compare", str(tmp_path / "r"))
+    assert r.returncode == 0 and "Random+mod" in r.stdout and "skipped" in r.stderr
+    sweep = tmp_path / "sweep" / "0"
+    sweep.mkdir(parents=True)
+    (sweep / "job.json").write_text("{broken")
+    jobs, problems = read_jobs(tmp_path / "sweep")
+    assert jobs == [] and "job.json is damaged" in problems[0]
+
+
+@pytest.mark.parametrize("module, args, says", [
+    ("bct.compare", ["/nonexistent/results"], "no results folder at /nonexistent/results"),
+    ("bct.compare", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
+    ("bct.report", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
+])
+def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
+    one_line(cli(module, *args), says)

@@ -1,0 +1,46 @@
+"""Run folders and files: identity, the one-line refusal, set aside never deleted, atomic writes."""
+
+import os
+import stat
+
+import pytest
+
+from bct.errors import UserError
+from bct.files import read_record, write_atomic
+from bct.runs import check_same, differing, digest, set_aside
+
+
+def test_written_files_honour_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "x.json", "{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "x.json").stat().st_mode) == 0o644
+
+
+def test_settings_that_differ_are_all_named_in_one_line(tmp_path):
+    before, after = {"lr": 0.1, "seed": 1, "epochs": 2}, {"lr": 0.2, "seed": 1, "batch_size": 4, "epochs": 2}
+    assert differing(before, after) == ["batch_size", "lr"]
+    assert differing({"checkpoint": None}, {}) == []  # a missing setting reads as null
+    with pytest.raises(UserError, match=r"holds a run \(differs in: batch_size, lr\); choose another"):
+        check_same(tmp_path, before, after, "a run", "choose another")
+    check_same(tmp_path, after, dict(after), "a run", "")
+    assert digest(before) == digest(dict(reversed(before.items()))) != digest(after)
+
+
+def test_what_is_set_aside_is_never_deleted(tmp_path):
+    for n in range(3):
+        (tmp_path / "dev").mkdir()
+        (tmp_path / "dev" / "results.json").write_text(str(n))
+        set_aside(tmp_path / "dev", "unreadable")
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == ["dev.replaced-unreadable", "dev.replaced-unreadable-2", "dev.replaced-unreadable-3"]
+    assert sorted((tmp_path / k / "results.json").read_text() for k in kept) == ["0", "1", "2"]
+
+
+def test_a_damaged_record_reads_as_none(tmp_path):
+    (tmp_path / "a.json").write_text('{"settings": ')
+    (tmp_path / "b.json").write_text('{"settings": {"x": 1}}')
+    assert read_record(tmp_path / "a.json") is None and read_record(tmp_path / "b.json", ["other"]) is None
+    assert read_record(tmp_path / "b.json", ["settings"]) == {"settings": {"x": 1}}
