@@ -11,25 +11,55 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bct.files import write_atomic
 from bct.errors import ArgumentParser, exits_cleanly
+from bct.files import write_atomic
 from bct.games import PAPER_GAMES
 from bct.report import collect
 
 # Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
 PUBLISHED = {
-    "DRRN": {"arithmetic": (0.17, 10), "mapreader": (0.02, 50), "sorting": (0.03, 21), "twc": (0.57, 27),
-             "average": (0.20, 27)},
-    "DRRN+mod": {"arithmetic": (0.14, 7), "mapreader": (0.02, 50), "sorting": (0.03, 18), "twc": (0.37, 34),
-                 "average": (0.14, 27)},
-    "BCT t5-base": {"arithmetic": (0.56, 5), "mapreader": (0.71, 27), "sorting": (0.72, 7), "twc": (0.90, 6),
-                    "average": (0.72, 11)},
-    "BCT t5-base+mod": {"arithmetic": (1.00, 5), "mapreader": (1.00, 10), "sorting": (0.98, 8), "twc": (0.97, 3),
-                        "average": (0.99, 7)},
-    "LLM GPT-3.5+mod": {"arithmetic": (1.00, 4), "mapreader": (0.86, 15), "sorting": (0.71, 7), "twc": (0.94, 4),
-                        "average": (0.88, 7)},
-    "LLM GPT-4+mod": {"arithmetic": (1.00, 4), "mapreader": (0.99, 7), "sorting": (0.93, 8), "twc": (0.71, 16),
-                      "average": (0.91, 8)},
+    "DRRN": {
+        "arithmetic": (0.17, 10),
+        "mapreader": (0.02, 50),
+        "sorting": (0.03, 21),
+        "twc": (0.57, 27),
+        "average": (0.20, 27),
+    },
+    "DRRN+mod": {
+        "arithmetic": (0.14, 7),
+        "mapreader": (0.02, 50),
+        "sorting": (0.03, 18),
+        "twc": (0.37, 34),
+        "average": (0.14, 27),
+    },
+    "BCT t5-base": {
+        "arithmetic": (0.56, 5),
+        "mapreader": (0.71, 27),
+        "sorting": (0.72, 7),
+        "twc": (0.90, 6),
+        "average": (0.72, 11),
+    },
+    "BCT t5-base+mod": {
+        "arithmetic": (1.00, 5),
+        "mapreader": (1.00, 10),
+        "sorting": (0.98, 8),
+        "twc": (0.97, 3),
+        "average": (0.99, 7),
+    },
+    "LLM GPT-3.5+mod": {
+        "arithmetic": (1.00, 4),
+        "mapreader": (0.86, 15),
+        "sorting": (0.71, 7),
+        "twc": (0.94, 4),
+        "average": (0.88, 7),
+    },
+    "LLM GPT-4+mod": {
+        "arithmetic": (1.00, 4),
+        "mapreader": (0.99, 7),
+        "sorting": (0.93, 8),
+        "twc": (0.71, 16),
+        "average": (0.91, 8),
+    },
 }
 
 
@@ -47,9 +77,9 @@ def label(row: dict) -> str:
         name += f" {row['settings']['decoding']}" if row["settings"].get("decoding") != "generate" else ""
         name += " beam" if row["settings"].get("beam_groups") == 1 else ""
     elif row["agent"] == "t5":
-        name = "BCT " + (run[len(prefix):] if run.startswith(prefix) else run)
+        name = "BCT " + (run[len(prefix) :] if run.startswith(prefix) else run)
     elif row["agent"] == "llm":
-        name = "LLM " + run[len("llm-"):].replace(f"-{row['game']}-{row['variant']}", "")
+        name = "LLM " + run[len("llm-") :].replace(f"-{row['game']}-{row['variant']}", "")
     else:
         name = row["agent"].capitalize()
     return name + ("+mod" if row["variant"] == "modules" else "")
@@ -74,20 +104,29 @@ def average(cells: dict[str, tuple[float, float]]) -> tuple[float, float] | None
         return cells["average"]
     if not all(g in cells for g in PAPER_GAMES):
         return None
-    return (sum(cells[g][0] for g in PAPER_GAMES) / len(PAPER_GAMES),
-            sum(cells[g][1] for g in PAPER_GAMES) / len(PAPER_GAMES))
+    return (
+        sum(cells[g][0] for g in PAPER_GAMES) / len(PAPER_GAMES),
+        sum(cells[g][1] for g in PAPER_GAMES) / len(PAPER_GAMES),
+    )
 
 
 def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> str:
     head = ["agent", *PAPER_GAMES, "average"]
-    lines = [f"Score (environment steps; module calls not counted) on {fold}, ours, beside the published "
-             f"test-set numbers (100 variations).", "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = [
+        f"Score (environment steps; module calls not counted) on {fold}, ours, beside the published "
+        f"test-set numbers (100 variations).",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
     for name, cells in rows.items():
         lines.append("| " + " | ".join([name, *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))]) + " |")
     for name, cells in published.items():
-        lines.append("| " + " | ".join([f"{name} (published)", *(cell(cells.get(g)) for g in PAPER_GAMES),
-                                         cell(average(cells))]) + " |")
+        lines.append(
+            "| "
+            + " | ".join([f"{name} (published)", *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))])
+            + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -106,8 +145,14 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
         xs = [x + i * width for x, v in zip(range(len(groups)), found) if v is not None]  # missing: no bar at all
         values = [v[0] for v in found if v is not None]
         # a score of 0 still shows as a thin bar with its label, unlike a missing result
-        bars = ax.bar(xs, [max(v, 0.008) for v in values], width, label=name, hatch="//" if pub else None,
-                      alpha=0.6 if pub else 1.0)
+        bars = ax.bar(
+            xs,
+            [max(v, 0.008) for v in values],
+            width,
+            label=name,
+            hatch="//" if pub else None,
+            alpha=0.6 if pub else 1.0,
+        )
         ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], fontsize=5, rotation=90, padding=1)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))], groups)
     ax.set_ylabel("score")
@@ -124,8 +169,9 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
 def main() -> None:
     ap = ArgumentParser(prog=f"python -m {__spec__.name}", description=__doc__.splitlines()[0])
     ap.add_argument("results_dir", nargs="?", default="results")
-    ap.add_argument("--fold", default=None, choices=["dev", "test"],
-                    help="test (default when there are test results) or dev")
+    ap.add_argument(
+        "--fold", default=None, choices=["dev", "test"], help="test (default when there are test results) or dev"
+    )
     args = ap.parse_args()
     fold = args.fold or ("test" if collect(args.results_dir, "test") else "dev")
     _, rows = table(args.results_dir, fold)

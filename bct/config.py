@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bct.errors import exits_cleanly, unknown
 

@@ -11,7 +11,9 @@ from bct.gold import Trajectory
 from bct.prompt import pack_history
 
 MANIFEST = "manifest.json"
-DATA_FORMAT = 4  # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does
+DATA_FORMAT = (
+    4  # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does
+)
 COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 
@@ -21,9 +23,17 @@ def examples(traj: Trajectory, variant: str) -> list[dict]:
     final state with target `completed`, marked `final` (training uses it with `final_example=true`)."""
     sources = pack_history(traj.steps)
     return [
-        {"source": sources[i], "target": traj.steps[i + 1].action if i + 1 < len(traj.steps) else COMPLETED,
-         "valid_actions": traj.steps[i].valid_actions, "final": i + 1 == len(traj.steps),
-         "game": traj.game, "variant": variant, "fold": traj.fold, "seed": traj.seed, "step": i}
+        {
+            "source": sources[i],
+            "target": traj.steps[i + 1].action if i + 1 < len(traj.steps) else COMPLETED,
+            "valid_actions": traj.steps[i].valid_actions,
+            "final": i + 1 == len(traj.steps),
+            "game": traj.game,
+            "variant": variant,
+            "fold": traj.fold,
+            "seed": traj.seed,
+            "step": i,
+        }
         for i in range(len(traj.steps))
     ]
 
@@ -38,7 +48,9 @@ def read_manifest(out_dir: str | Path) -> dict:
         return {"files": {}}
     manifest = read_json(path, "data manifest", f"delete it and run 'python -m bct.generate out_dir={out_dir}' again")
     if not isinstance(manifest.get("files"), dict):
-        raise UserError(f"{path} has no 'files' table; delete it and run 'python -m bct.generate out_dir={out_dir}' again")
+        raise UserError(
+            f"{path} has no 'files' table; delete it and run 'python -m bct.generate out_dir={out_dir}' again"
+        )
     return manifest
 
 
@@ -54,11 +66,15 @@ def check_examples(path: Path) -> None:
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
-            raise UserError(f"{path}, line {n}, is not JSON; regenerate the file: python -m bct.generate overwrite=true") from None
+            raise UserError(
+                f"{path}, line {n}, is not JSON; regenerate the file: python -m bct.generate overwrite=true"
+            ) from None
         missing = [k for k in FIELDS if not isinstance(row, dict) or k not in row]
         if missing:
-            raise UserError(f"{path}, line {n}, lacks {', '.join(missing)} (written by an older bct?); regenerate it: "
-                            f"python -m bct.generate overwrite=true")
+            raise UserError(
+                f"{path}, line {n}, lacks {', '.join(missing)} (written by an older bct?); regenerate it: "
+                f"python -m bct.generate overwrite=true"
+            )
 
 
 def load_examples(path: str | Path, split: str = "train"):

@@ -15,9 +15,16 @@ import torch
 
 
 @torch.inference_mode()
-def group_beam_search(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, num_beams: int = 16,
-                      num_groups: int = 16, diversity_penalty: float = 0.9, max_new_tokens: int = 50,
-                      length_penalty: float = 1.0) -> list[list[tuple[list[int], float]]]:
+def group_beam_search(
+    model,
+    input_ids: torch.Tensor,
+    attention_mask: torch.Tensor,
+    num_beams: int = 16,
+    num_groups: int = 16,
+    diversity_penalty: float = 0.9,
+    max_new_tokens: int = 50,
+    length_penalty: float = 1.0,
+) -> list[list[tuple[list[int], float]]]:
     """Per input, `num_beams` finished hypotheses as (token ids without the start token, score), best first."""
     from transformers.cache_utils import DynamicCache, EncoderDecoderCache
 
@@ -34,14 +41,19 @@ def group_beam_search(model, input_ids: torch.Tensor, attention_mask: torch.Tens
     seqs = torch.full((n_in * n, 1), start, dtype=torch.long, device=dev)
     beam_scores = torch.zeros(n_in, n, device=dev)
     for g in range(num_groups):  # at the start only one beam per group is alive (all beams are equal)
-        beam_scores[:, g * k_per + 1:(g + 1) * k_per] = -1e9
+        beam_scores[:, g * k_per + 1 : (g + 1) * k_per] = -1e9
     cache = EncoderDecoderCache(DynamicCache(), DynamicCache())
     finished: list[list[list[tuple[float, list[int]]]]] = [[[] for _ in range(num_groups)] for _ in range(n_in)]
     done = [[False] * num_groups for _ in range(n_in)]
 
     for t in range(max_new_tokens):
-        out = model(encoder_outputs=(hidden,), attention_mask=mask, decoder_input_ids=seqs[:, -1:],
-                    past_key_values=cache, use_cache=True)
+        out = model(
+            encoder_outputs=(hidden,),
+            attention_mask=mask,
+            decoder_input_ids=seqs[:, -1:],
+            past_key_values=cache,
+            use_cache=True,
+        )
         cache = out.past_key_values
         logp = torch.log_softmax(out.logits[:, -1].float(), -1)
         vocab = logp.shape[-1]

@@ -6,8 +6,8 @@ import logging
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from bct.errors import UserError
 from bct.games import Game, check_fold
@@ -15,8 +15,10 @@ from bct.modules import Module, make_module
 
 logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
 
-JAVA_HELP = ("TextWorldExpress needs Java 11 or newer on PATH; install it with "
-             "'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS).")
+JAVA_HELP = (
+    "TextWorldExpress needs Java 11 or newer on PATH; install it with "
+    "'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS)."
+)
 
 
 @dataclass
@@ -66,7 +68,7 @@ class ModularEnv:
         self.last: Step | None = None
 
     @classmethod
-    def of(cls, game: Game, modules: bool) -> "ModularEnv":
+    def of(cls, game: Game, modules: bool) -> ModularEnv:
         """`game` played with its own module (modules=True) or with none."""
         return cls(game, [game.module] if modules else [])
 
@@ -91,8 +93,13 @@ class ModularEnv:
         for m in self.modules:
             if m.owns(action):
                 answer = m.run(action)
-                self.last = replace(self.last, observation=answer, action=action, from_module=True,
-                                    valid_actions=self._valid(self.last.valid_actions[: self._n_env]))
+                self.last = replace(
+                    self.last,
+                    observation=answer,
+                    action=action,
+                    from_module=True,
+                    valid_actions=self._valid(self.last.valid_actions[: self._n_env]),
+                )
                 return self.last
         obs, _, _, infos = self.twx.step(action)
         return self._from_game(obs, infos, action)
@@ -103,10 +110,16 @@ class ModularEnv:
         env_actions = list(infos["validActions"])
         self._n_env = len(env_actions)
         self.last = Step(
-            task=infos["taskDescription"], observation=obs, look=infos["look"], inventory=infos["inventory"],
-            valid_actions=self._valid(env_actions), score=float(infos["score"]),
+            task=infos["taskDescription"],
+            observation=obs,
+            look=infos["look"],
+            inventory=infos["inventory"],
+            valid_actions=self._valid(env_actions),
+            score=float(infos["score"]),
             done=bool(infos["tasksuccess"] or infos["taskfailure"] or infos["score"] >= 1.0),
-            success=bool(infos["tasksuccess"] or infos["score"] >= 1.0), action=action, from_module=False,
+            success=bool(infos["tasksuccess"] or infos["score"] >= 1.0),
+            action=action,
+            from_module=False,
         )
         return self.last
 
@@ -120,7 +133,7 @@ class ModularEnv:
         except Exception:
             pass
 
-    def __enter__(self) -> "ModularEnv":
+    def __enter__(self) -> ModularEnv:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -33,8 +33,15 @@ def make_agent(cfg: DictConfig) -> Agent:
 
 def evaluation_settings(cfg: DictConfig, agent: Agent) -> dict:
     """What defines an evaluation (a results folder holds one set, so reruns resume it)."""
-    return {"agent": agent.name, "game": agent.game.name, "variant": variant_name(agent.modules), "fold": cfg.fold,
-            "step_limit": cfg.step_limit, "repeat_limit": cfg.repeat_limit, **agent.settings()}
+    return {
+        "agent": agent.name,
+        "game": agent.game.name,
+        "variant": variant_name(agent.modules),
+        "fold": cfg.fold,
+        "step_limit": cfg.step_limit,
+        "repeat_limit": cfg.repeat_limit,
+        **agent.settings(),
+    }
 
 
 EPISODE_FIELDS = ("seed", "score", "steps", "env_steps", "module_steps", "success", "history")
@@ -61,18 +68,29 @@ def read_histories(path: Path) -> list[dict]:
     return episodes
 
 
-def summarize(settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict,
-              trained: dict | None = None) -> dict:
+def summarize(
+    settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict, trained: dict | None = None
+) -> dict:
     n = len(episodes)
     mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
-    per_variation = sorted(({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")}
-                            for e in episodes), key=lambda e: e["seed"])
-    return {**{k: settings.get(k) for k in ("game", "variant", "fold", "agent", "checkpoint")},
-            "num_variations": n, "complete": n == num_variations, "avg_score": mean("score"),
-            "avg_steps": mean("steps"), "avg_env_steps": mean("env_steps"), "avg_module_steps": mean("module_steps"),
-            "success_rate": mean("success"), "settings": settings, "agent_stats": agent_stats,
-            **({"trained": trained} if trained else {}),
-            "per_variation": per_variation}
+    per_variation = sorted(
+        ({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")} for e in episodes),
+        key=lambda e: e["seed"],
+    )
+    return {
+        **{k: settings.get(k) for k in ("game", "variant", "fold", "agent", "checkpoint")},
+        "num_variations": n,
+        "complete": n == num_variations,
+        "avg_score": mean("score"),
+        "avg_steps": mean("steps"),
+        "avg_env_steps": mean("env_steps"),
+        "avg_module_steps": mean("module_steps"),
+        "success_rate": mean("success"),
+        "settings": settings,
+        "agent_stats": agent_stats,
+        **({"trained": trained} if trained else {}),
+        "per_variation": per_variation,
+    }
 
 
 def evaluate(cfg: DictConfig) -> Path:
@@ -90,13 +108,21 @@ def evaluate(cfg: DictConfig) -> Path:
         if previous is None:
             reason, tag = "an unreadable results.json", "unreadable"
         elif differing(previous, settings) == ["fingerprint"]:
-            reason, tag = "results of earlier weights of this checkpoint", (previous.get("fingerprint") or "unknown")[:8]
+            reason, tag = (
+                "results of earlier weights of this checkpoint",
+                (previous.get("fingerprint") or "unknown")[:8],
+            )
         if reason:  # set aside, nothing deleted, and evaluate afresh
             stale = set_aside(out, tag)
             log.warning("%s held %s; moved to %s, evaluating afresh", out, reason, stale)
         else:
-            check_same(out, previous, settings, "an evaluation with other settings",
-                       "choose another results_dir or delete that folder")
+            check_same(
+                out,
+                previous,
+                settings,
+                "an evaluation with other settings",
+                "choose another results_dir or delete that folder",
+            )
     out.mkdir(parents=True, exist_ok=True)
     episodes = read_histories(histories_file)
     done = {e["seed"] for e in episodes}
@@ -107,8 +133,13 @@ def evaluate(cfg: DictConfig) -> Path:
 
     envs = start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else []
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
-    bar = tqdm(total=len(wanted), initial=len(wanted) - len(todo), unit="episode", disable=not cfg.progress,
-               desc=f"{agent.run_name} {cfg.fold}")
+    bar = tqdm(
+        total=len(wanted),
+        initial=len(wanted) - len(todo),
+        unit="episode",
+        disable=not cfg.progress,
+        desc=f"{agent.run_name} {cfg.fold}",
+    )
 
     def finished(result: EpisodeResult) -> None:
         record = {**result.summary(), "history": result.history}
@@ -120,8 +151,9 @@ def evaluate(cfg: DictConfig) -> Path:
         bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / len(episodes):.3f}")
 
     try:
-        rollout(agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished,
-                envs=envs)
+        rollout(
+            agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished, envs=envs
+        )
     finally:
         bar.close()
         agent.close()
@@ -140,8 +172,10 @@ def _hydra_main(cfg: DictConfig) -> None:
         print("\ninterrupted; run the same command again to play the variations not yet finished", file=sys.stderr)
         sys.exit(130)
     r = json.loads((out / "results.json").read_text())
-    print(f"{r['agent']} on {r['game']} ({r['variant']}, {r['fold']}, {r['num_variations']} variations): "
-          f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}")
+    print(
+        f"{r['agent']} on {r['game']} ({r['variant']}, {r['fold']}, {r['num_variations']} variations): "
+        f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}"
+    )
 
 
 main = entry(_hydra_main)

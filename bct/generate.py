@@ -13,9 +13,9 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
-from bct.files import write_atomic, write_jsonl
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
+from bct.files import write_atomic, write_jsonl
 from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
 from bct.gold import play_gold
 from bct.schema import GenerateSchema, validate
@@ -23,8 +23,16 @@ from bct.schema import GenerateSchema, validate
 log = logging.getLogger(__name__)
 
 
-def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path = "data",
-             overwrite: bool = False, progress: bool = True, config: dict | None = None) -> dict:
+def generate(
+    games,
+    variants,
+    folds,
+    num_games: int = 100,
+    out_dir: str | Path = "data",
+    overwrite: bool = False,
+    progress: bool = True,
+    config: dict | None = None,
+) -> dict:
     """Write `out_dir/<game>/<variant>/<fold>.jsonl` and update `out_dir/manifest.json`; return the manifest."""
     games = [get_game(g).name for g in check_choices("game", games, get_game)]
     variants = check_choices("variant", variants, check_variant)
@@ -37,8 +45,9 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
         probe.write_text("")
         probe.unlink()
     except OSError as e:
-        raise UserError(f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); "
-                        f"choose a folder you can write to") from None
+        raise UserError(
+            f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); choose a folder you can write to"
+        ) from None
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
     settings = {"num_games": int(num_games), "twx_version": twx_version, "format": DATA_FORMAT}
@@ -69,14 +78,22 @@ def generate(games, variants, folds, num_games: int = 100, out_dir: str | Path =
                         bar.update()
                     write_jsonl(out_dir / rel, rows)
                     manifest["files"][rel] = {
-                        "game": game, "variant": variant, "fold": fold, "episodes": len(seeds) - len(failed),
-                        "examples": len(rows), "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
-                        "failed": failed, "seeds": [seeds[0], seeds[-1]], "settings": settings,
+                        "game": game,
+                        "variant": variant,
+                        "fold": fold,
+                        "episodes": len(seeds) - len(failed),
+                        "examples": len(rows),
+                        "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
+                        "failed": failed,
+                        "seeds": [seeds[0], seeds[-1]],
+                        "settings": settings,
                         "seconds": round(time.time() - start, 2),
                     }
                     manifest.update(twx_version=twx_version, config=config or {})
-                    write_atomic(out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"},
-                                                                indent=2) + "\n")
+                    write_atomic(
+                        out_dir / MANIFEST,
+                        json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n",
+                    )
     bar.close()
     manifest["written"] = [rel for *_, rel in jobs]  # what this run wrote (not saved)
     return manifest
@@ -92,14 +109,30 @@ def cfg_list(values, canonical=None) -> list[str]:
 def main(cfg: DictConfig) -> None:
     cfg = validate(cfg, GenerateSchema)
     start = time.time()
-    manifest = generate(cfg.games, cfg.variants, cfg.folds, cfg.num_games, cfg.out_dir, cfg.overwrite,
-                        cfg.progress, config=OmegaConf.to_container(cfg, resolve=True))
+    manifest = generate(
+        cfg.games,
+        cfg.variants,
+        cfg.folds,
+        cfg.num_games,
+        cfg.out_dir,
+        cfg.overwrite,
+        cfg.progress,
+        config=OmegaConf.to_container(cfg, resolve=True),
+    )
     written = manifest["written"]
     n = sum(manifest["files"][rel]["examples"] for rel in written)
-    kept = len({data_path(".", g, v, f).as_posix().removeprefix("./") for g in cfg_list(cfg.games, get_game)
-                for v in cfg_list(cfg.variants) for f in cfg_list(cfg.folds)}) - len(written)
-    print(f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
-          + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else ""))
+    kept = len(
+        {
+            data_path(".", g, v, f).as_posix().removeprefix("./")
+            for g in cfg_list(cfg.games, get_game)
+            for v in cfg_list(cfg.variants)
+            for f in cfg_list(cfg.folds)
+        }
+    ) - len(written)
+    print(
+        f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
+        + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else "")
+    )
 
 
 if __name__ == "__main__":

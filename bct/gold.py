@@ -7,8 +7,8 @@ so it can read module answers. The no-module variant uses `plain`, which yields 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Callable, Generator
 
 from bct import text
 from bct.env import ModularEnv, Step
@@ -56,7 +56,7 @@ def twc(action: str, env: ModularEnv):
     """Ask where an object belongs right after taking it."""
     yield action
     if action.startswith("take "):
-        yield f"query {action[len('take '):]}"
+        yield f"query {action[len('take ') :]}"
 
 
 RULES: dict[str, Rule] = {"arithmetic": arithmetic, "mapreader": mapreader, "sorting": sorting, "twc": twc}

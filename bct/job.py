@@ -35,8 +35,11 @@ def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir:
     for key in ("defaults", "hydra"):
         del base[key]
     base.agent = OmegaConf.load(CONF / "agent" / "t5.yaml")
-    return OmegaConf.merge(base, {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir),
-                                  "progress": cfg.progress}, cfg.eval)
+    return OmegaConf.merge(
+        base,
+        {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir), "progress": cfg.progress},
+        cfg.eval,
+    )
 
 
 def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
@@ -46,8 +49,14 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
     """
     after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
     game = cfg.get("game")
-    record = {"status": "running", "game": game.name if game else None, "variant": variant_name(cfg.modules),
-              "model": cfg.model.name, "epochs": cfg.epochs, "evaluate_after": after}
+    record = {
+        "status": "running",
+        "game": game.name if game else None,
+        "variant": variant_name(cfg.modules),
+        "model": cfg.model.name,
+        "epochs": cfg.epochs,
+        "evaluate_after": after,
+    }
     try:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
@@ -83,9 +92,11 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(130)
     if record["status"] == "done":
         m = record["metrics"]
-        print(f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
-              f"{m.get('train_runtime', 0):.0f} s)" + (f"; {record['evaluate_after']} results: {record['results']}"
-                                                       if "results" in record else ""))
+        print(
+            f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
+            f"{m.get('train_runtime', 0):.0f} s)"
+            + (f"; {record['evaluate_after']} results: {record['results']}" if "results" in record else "")
+        )
 
 
 main = entry(_hydra_main)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from bct.errors import UserError
 from bct.runs import RUN_RECORD, read_run
@@ -39,8 +39,10 @@ def load_pretrained(name_or_path: str, offline_presets: Iterable[str] = ()):
     except OSError as e:
         presets = ", ".join(f"model={p}" for p in offline_presets) or "an offline preset"
         where = "is not a local folder and " if not Path(name_or_path).exists() else ""
-        raise UserError(f"could not load model '{name_or_path}': it {where}could not be fetched from the Hugging Face "
-                        f"hub ({str(e).splitlines()[0][:120]}); offline, use {presets}, or model.pretrained=/path/to/a/saved/model") from None
+        raise UserError(
+            f"could not load model '{name_or_path}': it {where}could not be fetched from the Hugging Face "
+            f"hub ({str(e).splitlines()[0][:120]}); offline, use {presets}, or model.pretrained=/path/to/a/saved/model"
+        ) from None
     return model, tokenizer
 
 
@@ -56,8 +58,13 @@ def build_from_config(config: dict, tokenizer, locality: list[float] | None = No
     """
     from transformers import T5Config, T5ForConditionalGeneration
 
-    t5 = T5Config(vocab_size=len(tokenizer), pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
-                  decoder_start_token_id=tokenizer.pad_token_id, **config)
+    t5 = T5Config(
+        vocab_size=len(tokenizer),
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.pad_token_id,
+        **config,
+    )
     model = T5ForConditionalGeneration(t5)
     if locality:
         local_position_bias(model, locality)
@@ -71,11 +78,17 @@ def local_position_bias(model, slopes: list[float]) -> None:
 
     cfg = model.config
     if len(slopes) != cfg.num_heads:
-        raise UserError(f"model.locality has {len(slopes)} slopes for {cfg.num_heads} attention heads; "
-                        f"give one per head (0 for a head with no preference), or null")
+        raise UserError(
+            f"model.locality has {len(slopes)} slopes for {cfg.num_heads} attention heads; "
+            f"give one per head (0 for a head with no preference), or null"
+        )
     offsets = torch.arange(-4 * cfg.relative_attention_max_distance, 4 * cfg.relative_attention_max_distance + 1)
-    buckets = T5Attention._relative_position_bucket(offsets, bidirectional=True, num_buckets=cfg.relative_attention_num_buckets,
-                                                    max_distance=cfg.relative_attention_max_distance)
+    buckets = T5Attention._relative_position_bucket(
+        offsets,
+        bidirectional=True,
+        num_buckets=cfg.relative_attention_num_buckets,
+        max_distance=cfg.relative_attention_max_distance,
+    )
     # each bucket's nearest distance (buckets beyond max_distance share one)
     distance = torch.zeros(cfg.relative_attention_num_buckets)
     for b in range(cfg.relative_attention_num_buckets):
@@ -105,10 +118,14 @@ def load_checkpoint(path: str | Path):
     run = read_run(path)
     if run is None:
         why = "does not exist" if not path.exists() else f"is not a bct checkpoint (no {RUN_RECORD})"
-        raise UserError(f"checkpoint {path} {why}; train one with 'python -m bct.train +game=NAME' "
-                        f"or pick a folder under checkpoints/")
+        raise UserError(
+            f"checkpoint {path} {why}; train one with 'python -m bct.train +game=NAME' "
+            f"or pick a folder under checkpoints/"
+        )
     if run.get("status") != "done":
-        raise UserError(f"checkpoint {path} is unfinished (status {run.get('status')!r}); "
-                        f"run its training command again to resume it")
+        raise UserError(
+            f"checkpoint {path} is unfinished (status {run.get('status')!r}); "
+            f"run its training command again to resume it"
+        )
     model, tokenizer = load_pretrained(str(path))
     return model, tokenizer, run

@@ -17,8 +17,18 @@ def pack(step: Step, prev_action: str = "", prev_observation: str = "") -> str:
     that step's observation; both are empty at the first step of an episode.
     """
     return clean(
-        step.task + " </s> OBS " + step.observation + " </s> INV " + step.inventory + " </s> LOOK " + step.look
-        + " </s> <extra_id_0> </s> PACT " + prev_action + " </s> POBS " + prev_observation + " </s>"
+        step.task
+        + " </s> OBS "
+        + step.observation
+        + " </s> INV "
+        + step.inventory
+        + " </s> LOOK "
+        + step.look
+        + " </s> <extra_id_0> </s> PACT "
+        + prev_action
+        + " </s> POBS "
+        + prev_observation
+        + " </s>"
     )
 
 

@@ -1,6 +1,6 @@
 """Reading evaluation results back: every results.json under a folder, as rows and a table.
 
-    python -m bct.report [results_dir] [--fold dev]
+python -m bct.report [results_dir] [--fold dev]
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
     """One row per results.json under `results_dir` (its summary fields, not the per-variation list).
     A damaged file is skipped with a warning; a folder that does not exist is a UserError."""
     if not Path(results_dir).is_dir():
-        raise UserError(f"no results folder at {results_dir}; evaluate first: python -m bct.evaluate ... "
-                        f"results_dir={results_dir}")
+        raise UserError(
+            f"no results folder at {results_dir}; evaluate first: python -m bct.evaluate ... results_dir={results_dir}"
+        )
     rows = []
     for path in sorted(Path(results_dir).rglob("results.json")):
         try:
@@ -33,8 +34,13 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
             continue
         if fold and r.get("fold") != fold:
             continue
-        rows.append({**{k: v for k, v in r.items() if k != "per_variation"}, "run": path.parent.parent.name,
-                     "path": str(path.parent)})
+        rows.append(
+            {
+                **{k: v for k, v in r.items() if k != "per_variation"},
+                "run": path.parent.parent.name,
+                "path": str(path.parent),
+            }
+        )
     return rows
 
 
@@ -43,15 +49,26 @@ def table(rows: list[dict], title: str = "Evaluation results") -> Table:
     for col in ("run", "agent", "game", "variant", "fold", "n", "score", "steps", "env", "module"):
         t.add_column(col, justify="right" if col in ("n", "score", "steps", "env", "module") else "left")
     for r in rows:
-        t.add_row(r["run"], r["agent"], r["game"], r["variant"], r["fold"], str(r["num_variations"]),
-                  f"{r['avg_score']:.3f}", f"{r['avg_steps']:.1f}", f"{r['avg_env_steps']:.1f}",
-                  f"{r['avg_module_steps']:.1f}")
+        t.add_row(
+            r["run"],
+            r["agent"],
+            r["game"],
+            r["variant"],
+            r["fold"],
+            str(r["num_variations"]),
+            f"{r['avg_score']:.3f}",
+            f"{r['avg_steps']:.1f}",
+            f"{r['avg_env_steps']:.1f}",
+            f"{r['avg_module_steps']:.1f}",
+        )
     return t
 
 
 @exits_cleanly
 def main() -> None:
-    ap = ArgumentParser(prog="python -m bct.report", description="Print a table of every evaluation under a results folder.")
+    ap = ArgumentParser(
+        prog="python -m bct.report", description="Print a table of every evaluation under a results folder."
+    )
     ap.add_argument("results_dir", nargs="?", default="results")
     ap.add_argument("--fold", default=None, choices=FOLDS)
     args = ap.parse_args()

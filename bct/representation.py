@@ -83,7 +83,9 @@ def of_checkpoint(settings: dict, checkpoint) -> Representation:
     rep = get_representation(settings.get("entities", "text"))
     trained_rule = settings.get("entity_rule", 1) if rep.rule is not None else None
     if trained_rule != rep.rule:
-        raise UserError(f"checkpoint {checkpoint} was trained on {rep.name} numbered by an older rule "
-                        f"({trained_rule}; this bct numbers them by rule {rep.rule}, bct/representation.py) "
-                        f"and would read its prompts wrongly; train it again")
+        raise UserError(
+            f"checkpoint {checkpoint} was trained on {rep.name} numbered by an older rule "
+            f"({trained_rule}; this bct numbers them by rule {rep.rule}, bct/representation.py) "
+            f"and would read its prompts wrongly; train it again"
+        )
     return rep

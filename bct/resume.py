@@ -12,8 +12,11 @@ log = logging.getLogger(__name__)
 def last_complete_checkpoint(folder: str | Path) -> str | None:
     """The newest trainer checkpoint that was saved whole; one cut off mid-save (a kill while writing)
     is skipped, so the run resumes from the one before rather than failing."""
-    found = sorted((p for p in Path(folder).glob("checkpoint-*") if p.name.rsplit("-", 1)[-1].isdigit()),
-                   key=lambda p: int(p.name.rsplit("-", 1)[-1]), reverse=True)
+    found = sorted(
+        (p for p in Path(folder).glob("checkpoint-*") if p.name.rsplit("-", 1)[-1].isdigit()),
+        key=lambda p: int(p.name.rsplit("-", 1)[-1]),
+        reverse=True,
+    )
     for p in found:
         weights = any(p.glob("*.safetensors")) or (p / "pytorch_model.bin").exists()
         if weights and (p / "trainer_state.json").exists() and (p / "optimizer.pt").exists():

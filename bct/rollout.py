@@ -8,9 +8,9 @@ into a shared env by replaying its actions costs ~1 ms per action at every step.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable
 
 from bct.agents.base import Agent, Observation
 from bct.env import ModularEnv, Step
@@ -42,16 +42,32 @@ class Episode:
         self.stop: str | None = None
 
     def observation(self) -> Observation:
-        return Observation(self.game, self.fold, self.seed, self.modules, self.steps[-1],
-                           prompt_at(self.steps, len(self.steps) - 1), list(self.actions))
+        return Observation(
+            self.game,
+            self.fold,
+            self.seed,
+            self.modules,
+            self.steps[-1],
+            prompt_at(self.steps, len(self.steps) - 1),
+            list(self.actions),
+        )
 
     def apply(self, ob: Observation, decision, step_limit: int, repeat_limit: int) -> None:
         step = self.env.step(decision.action)
         self.steps.append(step)
         self.actions.append(decision.action)
-        self.history.append({"step": len(self.actions) - 1, "prompt": ob.prompt, "candidates": decision.candidates,
-                             "action": decision.action, "observation": step.observation, "score": step.score,
-                             "from_module": step.from_module, **decision.info})
+        self.history.append(
+            {
+                "step": len(self.actions) - 1,
+                "prompt": ob.prompt,
+                "candidates": decision.candidates,
+                "action": decision.action,
+                "observation": step.observation,
+                "score": step.score,
+                "from_module": step.from_module,
+                **decision.info,
+            }
+        )
         if step.done:
             self.stop = "done"
         elif len(self.actions) >= step_limit:
@@ -61,8 +77,16 @@ class Episode:
 
     def result(self) -> EpisodeResult:
         module_steps = sum(s.from_module for s in self.steps[1:])
-        return EpisodeResult(self.seed, max(0.0, self.steps[-1].score), len(self.actions), len(self.actions) - module_steps,
-                             module_steps, self.steps[-1].success, self.stop or "", self.history)
+        return EpisodeResult(
+            self.seed,
+            max(0.0, self.steps[-1].score),
+            len(self.actions),
+            len(self.actions) - module_steps,
+            module_steps,
+            self.steps[-1].success,
+            self.stop or "",
+            self.history,
+        )
 
 
 def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
@@ -71,9 +95,18 @@ def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
         return list(pool.map(lambda _: ModularEnv.of(game, modules), range(n)))
 
 
-def rollout(agent: Agent, game: Game, fold: str, seeds: Iterable[int], modules: bool, batch_size: int = 32,
-            step_limit: int = 50, repeat_limit: int = 4, on_done: Callable[[EpisodeResult], None] | None = None,
-            envs: list[ModularEnv] | None = None) -> list[EpisodeResult]:
+def rollout(
+    agent: Agent,
+    game: Game,
+    fold: str,
+    seeds: Iterable[int],
+    modules: bool,
+    batch_size: int = 32,
+    step_limit: int = 50,
+    repeat_limit: int = 4,
+    on_done: Callable[[EpisodeResult], None] | None = None,
+    envs: list[ModularEnv] | None = None,
+) -> list[EpisodeResult]:
     """Play every seed; `on_done` is called with each finished episode as soon as it ends."""
     queue = deque(seeds)
     if not queue:

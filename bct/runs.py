@@ -24,8 +24,23 @@ log = logging.getLogger(__name__)
 RUN_RECORD = "bct_config.json"  # in a checkpoint folder: status, settings, config, metrics
 
 # The settings that make a training run what it is: a checkpoint folder holds one of each.
-TRAIN_SETTINGS = ("game", "variant", "model", "entities", "epochs", "num_games", "final_example", "lr", "warmup",
-                  "batch_size", "grad_accum", "max_source_length", "max_target_length", "seed", "trainer")
+TRAIN_SETTINGS = (
+    "game",
+    "variant",
+    "model",
+    "entities",
+    "epochs",
+    "num_games",
+    "final_example",
+    "lr",
+    "warmup",
+    "batch_size",
+    "grad_accum",
+    "max_source_length",
+    "max_target_length",
+    "seed",
+    "trainer",
+)
 
 
 def digest(settings: dict) -> str:
@@ -57,9 +72,12 @@ def set_aside(folder: Path, tag: str) -> Path:
 
 def train_settings(cfg: DictConfig) -> dict:
     """What defines a training run (the checkpoint folder's identity)."""
-    values = {"game": get_game(cfg.game.name).name, "variant": variant_name(cfg.modules),
-              "model": OmegaConf.to_container(cfg.model, resolve=True),
-              "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}}
+    values = {
+        "game": get_game(cfg.game.name).name,
+        "variant": variant_name(cfg.modules),
+        "model": OmegaConf.to_container(cfg.model, resolve=True),
+        "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {},
+    }
     values.update({k: cfg[k] for k in TRAIN_SETTINGS if k not in values})
     values.update(get_representation(cfg.entities).record())
     return values
@@ -68,8 +86,10 @@ def train_settings(cfg: DictConfig) -> dict:
 def train_run_dir(cfg: DictConfig, settings: dict) -> Path:
     """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
     defining setting>`: runs that differ in anything (seed, lr, data, ...) never share a folder."""
-    name = cfg.run_name or (f"{settings['game']}-{settings['variant']}-{settings['model']['name']}"
-                            f"-ep{settings['epochs']}-{digest(settings)}")
+    name = cfg.run_name or (
+        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}"
+        f"-ep{settings['epochs']}-{digest(settings)}"
+    )
     return Path(cfg.checkpoint_dir) / str(name)
 
 

@@ -1,8 +1,8 @@
 """`python -m bct.show`: look at a few generated examples, the prompt laid out by part, and the target.
 
-    python -m bct.show twc                                    # data/twc/modules/train.jsonl, first 3 examples
-    python -m bct.show mapreader --variant nomodules --fold dev -n 5 --seed 10003
-    python -m bct.show data/sorting/modules/train.jsonl --entities placeholders   # what a scratch model reads
+python -m bct.show twc                                    # data/twc/modules/train.jsonl, first 3 examples
+python -m bct.show mapreader --variant nomodules --fold dev -n 5 --seed 10003
+python -m bct.show data/sorting/modules/train.jsonl --entities placeholders   # what a scratch model reads
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def layout(source: str) -> Table:
             continue
         for prefix in ("OBS ", "INV ", "LOOK ", "PACT ", "POBS "):
             if text.startswith(prefix) or text == prefix.strip():
-                text = text[len(prefix):] if text.startswith(prefix) else ""
+                text = text[len(prefix) :] if text.startswith(prefix) else ""
         table.add_row(label, text)
     return table
 
@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data-dir", default="data")
     ap.add_argument("-n", type=int, default=3, help="examples to show")
     ap.add_argument("--seed", type=int, default=None, help="only this game (TWX seed)")
-    ap.add_argument("--entities", default="text", choices=list(REPRESENTATIONS), help="the representation a model reads")
+    ap.add_argument(
+        "--entities", default="text", choices=list(REPRESENTATIONS), help="the representation a model reads"
+    )
     args = ap.parse_args(argv)
     if args.n < 1:
         raise UserError(f"-n {args.n}: show at least one example")
@@ -58,8 +60,10 @@ def main(argv: list[str] | None = None) -> None:
         game = get_game(args.what).name
         path = data_path(args.data_dir, game, args.variant, args.fold)
         if not path.exists():
-            raise UserError(f"no data at {path}; generate it: python -m bct.generate games=[{game}] "
-                            f"variants=[{args.variant}] folds=[{args.fold}]")
+            raise UserError(
+                f"no data at {path}; generate it: python -m bct.generate games=[{game}] "
+                f"variants=[{args.variant}] folds=[{args.fold}]"
+            )
     elif not path.exists():
         raise UserError(f"no file at {path}")
     check_examples(path)
@@ -74,10 +78,18 @@ def main(argv: list[str] | None = None) -> None:
         body = Table.grid(padding=(0, 0))
         body.add_row(layout(m.source))
         body.add_row(f"[bold green]target[/] {m.rewrite(row['target'])}")
-        body.add_row(f"[dim]{len(row['valid_actions'])} valid actions: {', '.join(m.actions[:12])}"
-                     f"{', ...' if len(m.actions) > 12 else ''}[/]")
-        console.print(Panel(body, title=f"{row['game']} {row['variant']} {row['fold']} seed {row['seed']} step {row['step']}"
-                            + (" (final state)" if row.get("final") else ""), title_align="left"))
+        body.add_row(
+            f"[dim]{len(row['valid_actions'])} valid actions: {', '.join(m.actions[:12])}"
+            f"{', ...' if len(m.actions) > 12 else ''}[/]"
+        )
+        console.print(
+            Panel(
+                body,
+                title=f"{row['game']} {row['variant']} {row['fold']} seed {row['seed']} step {row['step']}"
+                + (" (final state)" if row.get("final") else ""),
+                title_align="left",
+            )
+        )
     console.print(f"[dim]{min(args.n, len(rows))} of {len(rows)} examples in {path}[/]")
 
 

@@ -56,7 +56,7 @@ def extend_words(span: Span) -> Span:
     end = span.end
     while end < len(span.doc) and span.doc[end].is_alpha and not span.doc[end].is_stop:
         end += 1
-    return span.doc[span.start:end]
+    return span.doc[span.start : end]
 
 
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
@@ -96,8 +96,11 @@ _FACTS = {
     "take": ([_words("take", "the")], ["that is located in"], False),
     "put_into": ([_words("put", "it", "into", "the")], ["found in"], False),
     "belongs": ([_words("is", "expected", "to", "be", "located", "at")], ["."], True),
-    "see": ([[*_words(*w), _ARTICLE] for w in (("you", "see"), ("there", "is", "also"), ("you", "also", "see"))],
-            [",", "that", "."], False),
+    "see": (
+        [[*_words(*w), _ARTICLE] for w in (("you", "see"), ("there", "is", "also"), ("you", "also", "see"))],
+        [",", "that", "."],
+        False,
+    ),
     "edge": ([[{"ORTH": "The"}, {"IS_ALPHA": True, "OP": "+"}, *_words("connects", "to", "the")]], ["."], True),
 }
 
@@ -114,7 +117,7 @@ def _name(d: Doc, start: int, endings: list[str], commas: bool) -> str | None:
     """The words from token `start` to the first of `endings`, or None if the sentence ends first."""
     endings = [e.split() for e in endings]
     for end in range(start, len(d)):
-        if end > start and any([t.lower_ for t in d[end:end + len(e)]] == e for e in endings):
+        if end > start and any([t.lower_ for t in d[end : end + len(e)]] == e for e in endings):
             return d[start:end].text
         if d[end].text == "." or (d[end].text == "," and not commas):
             return None
@@ -139,7 +142,9 @@ def read_sentence(sentence: str) -> tuple[tuple, ...]:
         if kind == "exit":
             found.append(("exit", d[start + 2].lower_, name))
         elif kind == "edge":
-            found.append(("edge", d[start + 1:end - 3].text, tuple(r for r in re.split(r",\s*|\s+and\s+", name) if r)))
+            found.append(
+                ("edge", d[start + 1 : end - 3].text, tuple(r for r in re.split(r",\s*|\s+and\s+", name) if r))
+            )
         else:
             found.append((kind, name))
     return tuple(found)

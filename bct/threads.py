@@ -33,6 +33,7 @@ def available_cores() -> tuple[int, str]:
 def busy_cores(seconds: float = 0.25) -> float:
     """Cores other processes keep busy now: /proc/stat sampled over `seconds` (this process waits
     meanwhile), else the 1-minute load average, which lags by up to a minute."""
+
     def sample() -> tuple[int, int]:
         fields = [int(x) for x in open("/proc/stat").readline().split()[1:]]
         idle = fields[3] + (fields[4] if len(fields) > 4 else 0)

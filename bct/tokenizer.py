@@ -8,7 +8,7 @@ keeps `</s>` and `<extra_id_0>` as single tokens. Ids follow T5: pad 0, eos 1, u
 from __future__ import annotations
 
 import string
-from typing import Iterable
+from collections.abc import Iterable
 
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import PreTrainedTokenizerFast
@@ -17,22 +17,34 @@ SPECIAL = ["<pad>", "</s>", "<unk>", "<extra_id_0>"]
 ALPHABET = sorted(set(string.printable) - set(string.whitespace)) + ["▁"]
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 2000, tokens: Iterable[str] = ()) -> PreTrainedTokenizerFast:
+def train_tokenizer(
+    texts: Iterable[str], vocab_size: int = 2000, tokens: Iterable[str] = ()
+) -> PreTrainedTokenizerFast:
     """A BPE tokenizer for `texts`; each of `tokens` (a representation's placeholders) is a single token."""
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.NFKC()
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first"),
-        pre_tokenizers.Digits(individual_digits=True),
-    ])
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first"),
+            pre_tokenizers.Digits(individual_digits=True),
+        ]
+    )
     tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="first")
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL, initial_alphabet=ALPHABET,
-                                  show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=SPECIAL, initial_alphabet=ALPHABET, show_progress=False
+    )
     tok.train_from_iterator(texts, trainer)
     tok.post_processor = processors.TemplateProcessing(
-        single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", tok.token_to_id("</s>"))])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>",
-                                   additional_special_tokens=["<extra_id_0>"], model_max_length=1024)
+        single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", tok.token_to_id("</s>"))]
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        pad_token="<pad>",
+        eos_token="</s>",
+        unk_token="<unk>",
+        additional_special_tokens=["<extra_id_0>"],
+        model_max_length=1024,
+    )
     if tokens:  # ordinary added tokens (not special), so that decoding keeps them
         fast.add_tokens(list(tokens))
     return fast

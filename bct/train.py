@@ -28,6 +28,7 @@ from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
 
+
 def training_data(cfg: DictConfig, game: str, variant: str, representation):
     """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
     from bct.generate import generate
@@ -36,15 +37,27 @@ def training_data(cfg: DictConfig, game: str, variant: str, representation):
     entry = read_manifest(cfg.data_dir)["files"].get(f"{game}/{variant}/train.jsonl", {})
     made = entry.get("settings", {})
     if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
-        log.info("no training data for %s/%s with %d games in %s: generating it", game, variant, cfg.num_games, cfg.data_dir)
-        generate([game], [variant], ["train"], num_games=max(cfg.num_games, 1), out_dir=cfg.data_dir, overwrite=True,
-                 progress=cfg.progress)
+        log.info(
+            "no training data for %s/%s with %d games in %s: generating it", game, variant, cfg.num_games, cfg.data_dir
+        )
+        generate(
+            [game],
+            [variant],
+            ["train"],
+            num_games=max(cfg.num_games, 1),
+            out_dir=cfg.data_dir,
+            overwrite=True,
+            progress=cfg.progress,
+        )
     data = load_examples(path)
     seeds = sorted(set(data["seed"]))[: cfg.num_games]
-    data = data.filter(lambda s, final: s <= seeds[-1] and (cfg.final_example or not final),
-                       input_columns=["seed", "final"])
-    return data.map(lambda row: dict(zip(("source", "target"), training_pair(row, representation))),
-                    desc=f"entities={representation.name}")
+    data = data.filter(
+        lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
+    )
+    return data.map(
+        lambda row: dict(zip(("source", "target"), training_pair(row, representation))),
+        desc=f"entities={representation.name}",
+    )
 
 
 def scratch_model(cfg: DictConfig, data, run_dir: Path, representation):
@@ -56,13 +69,15 @@ def scratch_model(cfg: DictConfig, data, run_dir: Path, representation):
     if (run_dir / "tokenizer.json").exists():  # resuming: the tokenizer the run started with
         tokenizer = AutoTokenizer.from_pretrained(run_dir)
     else:
-        tokenizer = train_tokenizer(list(data["source"]) + list(data["target"]), cfg.model.vocab_size,
-                                    representation.tokens)
+        tokenizer = train_tokenizer(
+            list(data["source"]) + list(data["target"]), cfg.model.vocab_size, representation.tokens
+        )
         tokenizer.save_pretrained(run_dir)
     set_seed(cfg.seed)
     locality = cfg.model.get("locality")
-    return build_from_config(OmegaConf.to_container(cfg.model.config), tokenizer,
-                             list(locality) if locality else None), tokenizer
+    return build_from_config(
+        OmegaConf.to_container(cfg.model.config), tokenizer, list(locality) if locality else None
+    ), tokenizer
 
 
 def encode(data, tokenizer, cfg: DictConfig):
@@ -92,8 +107,10 @@ def trainer_overrides(cfg: DictConfig) -> dict:
     fields = {f.name for f in dataclasses.fields(Seq2SeqTrainingArguments)}
     unknown_keys = sorted(set(extra) - fields)
     if unknown_keys:
-        raise UserError(f"trainer.{unknown_keys[0]} is not a Seq2SeqTrainingArguments setting; see "
-                        f"https://huggingface.co/docs/transformers/main_classes/trainer#transformers.Seq2SeqTrainingArguments")
+        raise UserError(
+            f"trainer.{unknown_keys[0]} is not a Seq2SeqTrainingArguments setting; see "
+            f"https://huggingface.co/docs/transformers/main_classes/trainer#transformers.Seq2SeqTrainingArguments"
+        )
     return extra
 
 
@@ -115,22 +132,33 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     `callbacks` are extra transformers TrainerCallbacks.
     """
     if cfg.get("game") is None:
-        raise UserError(f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})")
+        raise UserError(
+            f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})"
+        )
     cfg = validate(cfg, TrainSchema)
     settings = train_settings(cfg)
     representation = get_representation(cfg.entities)
     run_dir = train_run_dir(cfg, settings)
     run_file = run_dir / RUN_RECORD
     previous = read_run(run_dir)
-    if previous and previous.get("settings") != settings and previous.get("status") != "done" \
-            and not last_complete_checkpoint(run_dir / "trainer"):
+    if (
+        previous
+        and previous.get("settings") != settings
+        and previous.get("status") != "done"
+        and not last_complete_checkpoint(run_dir / "trainer")
+    ):
         # a run that stopped before its first checkpoint (a refused or failed start): nothing to keep
         log.info("%s held an unstarted run with another config; starting afresh", run_dir)
         shutil.rmtree(run_dir)
         previous = None
     if previous:
-        check_same(run_dir, previous.get("settings", {}), settings, "a run with another config",
-                   "choose another checkpoint_dir or run_name, or delete that folder")
+        check_same(
+            run_dir,
+            previous.get("settings", {}),
+            settings,
+            "a run with another config",
+            "choose another checkpoint_dir or run_name, or delete that folder",
+        )
     if previous and previous.get("status") == "done":
         if not cfg.overwrite:
             log.info("%s is already trained with this config (overwrite=true retrains it)", run_dir)
@@ -162,11 +190,17 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)
     train_set = encode(data, tokenizer, cfg)
-    record = {"status": "training", "settings": settings, "eval_defaults": {"decoding": cfg.model.decoding},
-              "config": OmegaConf.to_container(cfg, resolve=True), "num_examples": len(train_set),
-              "num_parameters": model.num_parameters(), "num_processes": state.num_processes,
-              "effective_batch_size": cfg.batch_size * cfg.grad_accum * state.num_processes,
-              "longest_target_tokens": max(len(labels) for labels in train_set["labels"])}
+    record = {
+        "status": "training",
+        "settings": settings,
+        "eval_defaults": {"decoding": cfg.model.decoding},
+        "config": OmegaConf.to_container(cfg, resolve=True),
+        "num_examples": len(train_set),
+        "num_parameters": model.num_parameters(),
+        "num_processes": state.num_processes,
+        "effective_batch_size": cfg.batch_size * cfg.grad_accum * state.num_processes,
+        "longest_target_tokens": max(len(labels) for labels in train_set["labels"]),
+    }
     if state.is_main_process:
         write_json(run_file, record)
 
@@ -176,23 +210,50 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         if cfg.wandb.entity:
             os.environ["WANDB_ENTITY"] = cfg.wandb.entity
         report_to = "wandb"
-    args = Seq2SeqTrainingArguments(**{
-        "output_dir": str(run_dir / "trainer"), "num_train_epochs": cfg.epochs, "learning_rate": cfg.lr,
-        "warmup_steps": cfg.warmup, "per_device_train_batch_size": cfg.batch_size,
-        "gradient_accumulation_steps": cfg.grad_accum, "train_sampling_strategy": "group_by_length",
-        "length_column_name": "length", "seed": cfg.seed, "logging_steps": cfg.logging_steps,
-        "save_strategy": cfg.save_strategy, "save_steps": cfg.save_steps, "save_total_limit": 1,
-        "report_to": report_to, "run_name": run_dir.name, "disable_tqdm": not cfg.progress,
-        "dataloader_pin_memory": torch.cuda.is_available(), **precision(), **trainer_overrides(cfg)})
+    args = Seq2SeqTrainingArguments(
+        **{
+            "output_dir": str(run_dir / "trainer"),
+            "num_train_epochs": cfg.epochs,
+            "learning_rate": cfg.lr,
+            "warmup_steps": cfg.warmup,
+            "per_device_train_batch_size": cfg.batch_size,
+            "gradient_accumulation_steps": cfg.grad_accum,
+            "train_sampling_strategy": "group_by_length",
+            "length_column_name": "length",
+            "seed": cfg.seed,
+            "logging_steps": cfg.logging_steps,
+            "save_strategy": cfg.save_strategy,
+            "save_steps": cfg.save_steps,
+            "save_total_limit": 1,
+            "report_to": report_to,
+            "run_name": run_dir.name,
+            "disable_tqdm": not cfg.progress,
+            "dataloader_pin_memory": torch.cuda.is_available(),
+            **precision(),
+            **trainer_overrides(cfg),
+        }
+    )
     stop = interrupt_callback()
-    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_set, processing_class=tokenizer,
-                             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
-                             callbacks=[stop, *(callbacks or [])])
+    trainer = Seq2SeqTrainer(
+        model=model,
+        args=args,
+        train_dataset=train_set,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
+        callbacks=[stop, *(callbacks or [])],
+    )
     last = last_complete_checkpoint(args.output_dir)
     steps = -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum * cfg.epochs
-    log.info("training %s: %d examples, %d epochs, about %d optimizer steps, on %s; writing %s%s", run_dir.name,
-             len(train_set), cfg.epochs, steps, "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
-             run_dir, f"; resuming from {Path(last).name}" if last else "")
+    log.info(
+        "training %s: %d examples, %d epochs, about %d optimizer steps, on %s; writing %s%s",
+        run_dir.name,
+        len(train_set),
+        cfg.epochs,
+        steps,
+        "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
+        run_dir,
+        f"; resuming from {Path(last).name}" if last else "",
+    )
     start = time.time()
     try:
         result = trainer.train(resume_from_checkpoint=last)
@@ -205,10 +266,14 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     trainer.save_model(str(run_dir))
     record["fingerprint"] = weights_fingerprint(run_dir)
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
-    metrics = {**result.metrics, "first_logged_loss": losses[0] if losses else None,
-               "final_logged_loss": losses[-1] if losses else None, "global_step": trainer.state.global_step,
-               "wall_seconds": round(time.time() - start, 1),
-               "resumed_from": last}
+    metrics = {
+        **result.metrics,
+        "first_logged_loss": losses[0] if losses else None,
+        "final_logged_loss": losses[-1] if losses else None,
+        "global_step": trainer.state.global_step,
+        "wall_seconds": round(time.time() - start, 1),
+        "resumed_from": last,
+    }
     write_json(run_dir / "train_metrics.json", metrics)
     write_json(run_file, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume

@@ -12,15 +12,17 @@ import json
 import shlex
 from pathlib import Path
 
-from bct.files import write_atomic
 from bct.errors import ArgumentParser, UserError, exits_cleanly
+from bct.files import write_atomic
 from bct.job import JOB
 
 
 def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
     """Finished jobs with dev results, and a line for each job that failed or left no results."""
     jobs, problems = [], []
-    folders = sorted({p.parent.parent for p in sweep_dir.rglob(".hydra/config.yaml")} | {p.parent for p in sweep_dir.rglob(JOB)})
+    folders = sorted(
+        {p.parent.parent for p in sweep_dir.rglob(".hydra/config.yaml")} | {p.parent for p in sweep_dir.rglob(JOB)}
+    )
     for folder in folders:
         name = folder.relative_to(sweep_dir)
         if not (folder / JOB).exists():
@@ -43,8 +45,16 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
             except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
                 problems.append(f"{name}: its results file {job['results']} is damaged")
                 continue
-            jobs.append({**job, "folder": str(folder), "fold": res["fold"], "score": res["avg_score"],
-                         "steps": res["avg_steps"], "n": res["num_variations"]})
+            jobs.append(
+                {
+                    **job,
+                    "folder": str(folder),
+                    "fold": res["fold"],
+                    "score": res["avg_score"],
+                    "steps": res["avg_steps"],
+                    "n": res["num_variations"],
+                }
+            )
     return jobs, problems
 
 
@@ -57,8 +67,10 @@ def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
     lines = []
     for (game, variant, model), jobs in sorted(groups.items()):
         choice = best(jobs)
-        lines += [f"{game} ({variant}, {model}), {jobs[0]['fold']} set, {jobs[0]['n']} variations",
-                  f"{'epochs':>8} {'score':>8} {'steps':>8}"]
+        lines += [
+            f"{game} ({variant}, {model}), {jobs[0]['fold']} set, {jobs[0]['n']} variations",
+            f"{'epochs':>8} {'score':>8} {'steps':>8}",
+        ]
         for j in sorted(jobs, key=lambda j: j["epochs"]):
             mark = "  <- best" if j is choice else ""
             lines.append(f"{j['epochs']:>8} {j['score']:>8.3f} {j['steps']:>8.1f}{mark}")
@@ -93,8 +105,15 @@ def test_command(job: dict, num_variations: int | None, results_dir: str) -> lis
     settings = {k: v for k, v in (job.get("eval") or {}).items() if v is not None}
     if num_variations is not None:
         settings["num_variations"] = num_variations
-    return ["python", "-m", "bct.evaluate", f"checkpoint={job['checkpoint']}", "fold=test",
-            *(f"{k}={v}" for k, v in settings.items()), f"results_dir={results_dir}"]
+    return [
+        "python",
+        "-m",
+        "bct.evaluate",
+        f"checkpoint={job['checkpoint']}",
+        "fold=test",
+        *(f"{k}={v}" for k, v in settings.items()),
+        f"results_dir={results_dir}",
+    ]
 
 
 @exits_cleanly
@@ -102,8 +121,12 @@ def main(argv: list[str] | None = None) -> None:
     ap = ArgumentParser(prog=f"python -m {__spec__.name}", description=__doc__.splitlines()[0])
     ap.add_argument("sweep_dir")
     ap.add_argument("--dry-run", action="store_true", help="print the test evaluation commands instead of running them")
-    ap.add_argument("--num-variations", type=int, default=None,
-                    help="test variations for the chosen checkpoints (default: as many as the sweep used on dev)")
+    ap.add_argument(
+        "--num-variations",
+        type=int,
+        default=None,
+        help="test variations for the chosen checkpoints (default: as many as the sweep used on dev)",
+    )
     ap.add_argument("--results-dir", default=None, help="where test results go (default: <sweep_dir>/test-results)")
     args = ap.parse_args(argv)
     sweep = Path(args.sweep_dir)
@@ -111,7 +134,9 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError(f"no sweep folder at {sweep}; run 'python -m bct.train -m +game=NAME epochs=2,4,6' first")
     jobs, problems = read_jobs(sweep)
     if not jobs:
-        raise UserError(f"no job under {sweep} has dev results" + (f" ({len(problems)} without: {problems[0]})" if problems else ""))
+        raise UserError(
+            f"no job under {sweep} has dev results" + (f" ({len(problems)} without: {problems[0]})" if problems else "")
+        )
     groups: dict[tuple, list[dict]] = {}
     for j in jobs:
         groups.setdefault((j["game"], j["variant"], j["model"]), []).append(j)
@@ -134,8 +159,10 @@ def main(argv: list[str] | None = None) -> None:
         with initialize_config_dir(str(CONF), version_base="1.3"):
             out = evaluate(compose("evaluate", overrides=command[3:]))
         r = json.loads((out / "results.json").read_text())
-        print(f"{key[0]} ({key[1]}): best epochs {best(group)['epochs']}, test score {r['avg_score']:.3f}, "
-              f"steps {r['avg_steps']:.1f} -> {out}")
+        print(
+            f"{key[0]} ({key[1]}): best epochs {best(group)['epochs']}, test score {r['avg_score']:.3f}, "
+            f"steps {r['avg_steps']:.1f} -> {out}"
+        )
 
 
 if __name__ == "__main__":

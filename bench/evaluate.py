@@ -12,17 +12,16 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from hydra import compose, initialize_config_dir
 
-from concurrent.futures import ThreadPoolExecutor
-
 from bct.agents import T5Agent
+from bct.config import CONF
 from bct.env import ModularEnv
 from bct.games import get_game
 from bct.model import load_checkpoint
 from bct.rollout import rollout
-from bct.config import CONF
 from bct.train import train
 
 
@@ -39,15 +38,30 @@ def main() -> None:
         checkpoint = args.checkpoint
         if checkpoint is None:
             with initialize_config_dir(str(CONF), version_base="1.3"):
-                cfg = compose("train", overrides=["+game=twc", "model=t5-cpu-scratch", "epochs=2", "num_games=100",
-                                                  "progress=false",
-                                                  f"checkpoint_dir={tmp}"])
+                cfg = compose(
+                    "train",
+                    overrides=[
+                        "+game=twc",
+                        "model=t5-cpu-scratch",
+                        "epochs=2",
+                        "num_games=100",
+                        "progress=false",
+                        f"checkpoint_dir={tmp}",
+                    ],
+                )
             checkpoint = train(cfg)
         model, tokenizer, run = load_checkpoint(checkpoint)
         s = run["settings"]
-        agent = T5Agent(model, tokenizer, args.decoding, args.num_beams, s["max_source_length"],
-                        run.get("longest_target_tokens", s["max_target_length"]) + 4, model_batch=args.model_batch,
-                        entities=s.get("entities", "text"))
+        agent = T5Agent(
+            model,
+            tokenizer,
+            args.decoding,
+            args.num_beams,
+            s["max_source_length"],
+            run.get("longest_target_tokens", s["max_target_length"]) + 4,
+            model_batch=args.model_batch,
+            entities=s.get("entities", "text"),
+        )
         game, modules = get_game(s["game"]), s["variant"] == "modules"
         seeds = list(range(10000, 10000 + args.variations))
         # JVMs start before the clock: both sides time the same thing, the model calls and env steps.
@@ -60,8 +74,10 @@ def main() -> None:
             results = rollout(agent, game, "dev", seeds, modules, batch_size=batch, envs=envs[:batch])
             rates[name] = len(results) / (time.perf_counter() - start)
             steps = sum(r.steps for r in results)
-            print(f"{name:14s} batch {batch:3d}: {rates[name]:6.2f} episodes/s ({steps} steps, "
-                  f"score {sum(r.score for r in results) / len(results):.3f})")
+            print(
+                f"{name:14s} batch {batch:3d}: {rates[name]:6.2f} episodes/s ({steps} steps, "
+                f"score {sum(r.score for r in results) / len(results):.3f})"
+            )
         print(f"ratio (batched / one at a time): {rates['batched'] / rates['one at a time']:.2f}")
         for env in envs:
             env.close()

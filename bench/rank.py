@@ -38,7 +38,7 @@ def baseline_scores(agent: T5Agent, hidden, mask, actions, chunk: int = 512) -> 
     pairs = [(i, a) for i, acts in enumerate(actions) for a in acts]
     scores = []
     for start in range(0, len(pairs), chunk):
-        part = pairs[start:start + chunk]
+        part = pairs[start : start + chunk]
         idx = torch.tensor([i for i, _ in part])
         labels = agent.tokenizer([a for _, a in part], padding=True, return_tensors="pt").input_ids
         labels[labels == agent.tokenizer.pad_token_id] = -100
@@ -48,7 +48,7 @@ def baseline_scores(agent: T5Agent, hidden, mask, actions, chunk: int = 512) -> 
         scores += ((logp * real).sum(-1) / real.sum(-1)).tolist()
     out, k = [], 0
     for acts in actions:
-        out.append(scores[k:k + len(acts)])
+        out.append(scores[k : k + len(acts)])
         k += len(acts)
     return out
 
@@ -74,15 +74,18 @@ def main() -> None:
 
         preset = OmegaConf.load(CONF / "model" / "t5-cpu-scratch.yaml")
         game, entities = get_game(args.game), "placeholders"
-        tokenizer = train_tokenizer(["You are in the kitchen. To the North you see the pantry."] * 3 + PLACEHOLDERS,
-                                    preset.vocab_size, PLACEHOLDERS)
+        tokenizer = train_tokenizer(
+            ["You are in the kitchen. To the North you see the pantry."] * 3 + PLACEHOLDERS,
+            preset.vocab_size,
+            PLACEHOLDERS,
+        )
         torch.manual_seed(0)
         model = build_from_config(OmegaConf.to_container(preset.config), tokenizer)
     agent = T5Agent(model, tokenizer, "rank", entities=entities, model_batch=args.model_batch, device="cpu")
     recorder = Recorder()
     rollout(recorder, game, "dev", range(10000, 10000 + 16), True, batch_size=8)
-    obs = (recorder.observations * (1 + args.steps // max(1, len(recorder.observations))))[:args.steps]
-    groups = [obs[i:i + args.model_batch] for i in range(0, len(obs), args.model_batch)]
+    obs = (recorder.observations * (1 + args.steps // max(1, len(recorder.observations))))[: args.steps]
+    groups = [obs[i : i + args.model_batch] for i in range(0, len(obs), args.model_batch)]
 
     def run(score):
         results = []
@@ -106,7 +109,9 @@ def main() -> None:
     actions = sum(len(o.step.valid_actions) for o in obs) / len(obs)
     diff = max(abs(x - y) for a, b in zip(scores["shared"], scores["per-action baseline"]) for x, y in zip(a, b))
     for name, ms in times.items():
-        print(f"{name:20s}: {ms:7.2f} ms per episode-step ({len(obs)} steps of {game.name}, {actions:.1f} valid actions each)")
+        print(
+            f"{name:20s}: {ms:7.2f} ms per episode-step ({len(obs)} steps of {game.name}, {actions:.1f} valid actions each)"
+        )
     print(f"largest score difference: {diff:.2e}")
     print(f"ratio (baseline / shared): {times['per-action baseline'] / times['shared']:.2f}")
 

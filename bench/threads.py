@@ -46,8 +46,18 @@ def main() -> None:
     text = "Your task is to pick up objects, then place them in their usual locations. </s> OBS You see a bed. " * 6
     tok = train_tokenizer([text] * 4, vocab_size=400)
     torch.manual_seed(0)
-    model = build_from_config({"d_model": 128, "d_ff": 512, "d_kv": 32, "num_heads": 4, "num_layers": 2,
-                               "num_decoder_layers": 2, "dropout_rate": 0.0}, tok)
+    model = build_from_config(
+        {
+            "d_model": 128,
+            "d_ff": 512,
+            "d_kv": 32,
+            "num_heads": 4,
+            "num_layers": 2,
+            "num_decoder_layers": 2,
+            "dropout_rate": 0.0,
+        },
+        tok,
+    )
     enc = tok([text] * 4, return_tensors="pt", padding=True, truncation=True, max_length=256)
     batch = {**enc, "labels": tok(["put black blanket in bed"] * 4, return_tensors="pt").input_ids}
     results = {}
@@ -59,13 +69,17 @@ def main() -> None:
                 results[case, threads] = ms_per_step(model, batch, args.steps, threads)
                 print(f"{case:24s} {threads} thread(s): {results[case, threads]:8.1f} ms per step")
             if neighbour:
-                print(f"threads=auto beside the neighbour picks: {auto_threads()} (load average lags by up to a minute)")
+                print(
+                    f"threads=auto beside the neighbour picks: {auto_threads()} (load average lags by up to a minute)"
+                )
         finally:
             if neighbour:
                 neighbour.kill()
     print(f"idle: 2 threads / 1 thread time = {results['idle', 2] / results['idle', 1]:.2f}")
-    print(f"beside a neighbour: 2 threads / 1 thread time = "
-          f"{results['beside a busy neighbour', 2] / results['beside a busy neighbour', 1]:.2f}")
+    print(
+        f"beside a neighbour: 2 threads / 1 thread time = "
+        f"{results['beside a busy neighbour', 2] / results['beside a busy neighbour', 1]:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -25,13 +25,25 @@ def examples_per_second(model, tokenizer, data, cfg, dynamic: bool, out: str) ->
     if dynamic:
         collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100)
     else:
-        collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100, padding="max_length",
-                                          max_length=cfg.max_source_length)
+        collator = DataCollatorForSeq2Seq(
+            tokenizer, model=model, label_pad_token_id=-100, padding="max_length", max_length=cfg.max_source_length
+        )
     args = Seq2SeqTrainingArguments(
-        output_dir=out, num_train_epochs=1, per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.lr,
-        train_sampling_strategy="group_by_length" if dynamic else "random", length_column_name="length",
-        save_strategy="no", report_to="none", disable_tqdm=True, seed=cfg.seed, dataloader_pin_memory=False)
-    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=data, processing_class=tokenizer, data_collator=collator)
+        output_dir=out,
+        num_train_epochs=1,
+        per_device_train_batch_size=cfg.batch_size,
+        learning_rate=cfg.lr,
+        train_sampling_strategy="group_by_length" if dynamic else "random",
+        length_column_name="length",
+        save_strategy="no",
+        report_to="none",
+        disable_tqdm=True,
+        seed=cfg.seed,
+        dataloader_pin_memory=False,
+    )
+    trainer = Seq2SeqTrainer(
+        model=model, args=args, train_dataset=data, processing_class=tokenizer, data_collator=collator
+    )
     start = time.perf_counter()
     trainer.train()
     return len(data) / (time.perf_counter() - start)

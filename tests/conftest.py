@@ -46,8 +46,9 @@ def compose():
 @pytest.fixture
 def train_config(compose, tmp_path):
     """A training config whose data and checkpoints go under the test's tmp_path."""
-    return lambda *overrides: compose("train", f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}",
-                                      "progress=false", *overrides)
+    return lambda *overrides: compose(
+        "train", f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}", "progress=false", *overrides
+    )
 
 
 @pytest.fixture
@@ -61,8 +62,14 @@ def cli():
     """cli("bct.train", *args, env={...}): run a bct command as a user would, from the repository root."""
 
     def run(module: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=ROOT,
-                              env={**os.environ, **(env or {})}, timeout=600)
+        return subprocess.run(
+            [sys.executable, "-m", module, *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, **(env or {})},
+            timeout=600,
+        )
 
     return run
 

@@ -21,8 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("game, epochs", [("arithmetic", 4), ("mapreader", 4), ("sorting", 12), ("twc", 14)])
 def test_paper_experiments(game, epochs, compose):
     cfg = compose("train", f"+experiment=paper-{game}")
-    assert (cfg.game.name, cfg.epochs, cfg.model.name, cfg.batch_size, cfg.entities, cfg.final_example) == \
-           (game, epochs, "t5-base", 4, "text", True)
+    assert (cfg.game.name, cfg.epochs, cfg.model.name, cfg.batch_size, cfg.entities, cfg.final_example) == (
+        game,
+        epochs,
+        "t5-base",
+        4,
+        "text",
+        True,
+    )
 
 
 def test_configs_ship_inside_the_package(tmp_path):
@@ -31,12 +37,34 @@ def test_configs_ship_inside_the_package(tmp_path):
     shutil.copytree(ROOT / "bct", src / "bct", ignore=shutil.ignore_patterns("__pycache__"))
     for f in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / f, src / f)
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                        str(tmp_path), str(src)], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     names = zipfile.ZipFile(next(tmp_path.glob("bct-*.whl"))).namelist()
-    for conf in ["bct/conf/train.yaml", "bct/conf/evaluate.yaml", "bct/conf/generate.yaml", "bct/conf/model/t5-base.yaml",
-                 "bct/conf/hydra/launcher/slurm.yaml", "bct/conf/experiment/paper-twc.yaml", "bct/conf/agent/llm.yaml"]:
+    for conf in [
+        "bct/conf/train.yaml",
+        "bct/conf/evaluate.yaml",
+        "bct/conf/generate.yaml",
+        "bct/conf/model/t5-base.yaml",
+        "bct/conf/hydra/launcher/slurm.yaml",
+        "bct/conf/experiment/paper-twc.yaml",
+        "bct/conf/agent/llm.yaml",
+    ]:
         assert conf in names, conf
     assert CONF == Path(tr.__file__).parent / "conf"
 
@@ -69,34 +97,43 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
     torch.set_num_threads(1)
 
 
-@pytest.mark.parametrize("module, args, says", [
-    ("bct.generate", ["num_games=abc"], "num_games=abc: must be a whole number"),
-    ("bct.generate", ["num_games=2.5"], "num_games=2.5: must be a whole number"),
-    ("bct.train", ["+game=twc", "modules=maybe"], "modules=maybe: must be true or false"),
-    ("bct.train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
-    ("bct.train", ["+game=twc", "epochs=-1"], "epochs=-1: must be at least 1"),
-    ("bct.train", ["+game=twc", "num_games=0"], "num_games=0: must be at least 1"),
-    ("bct.train", ["+game=twc", "batch_size=0"], "batch_size=0: must be at least 1"),
-    ("bct.train", ["+game=twc", "eval.step_limit=0"], "eval.step_limit=0: must be at least 1"),
-    ("bct.train", ["+game=twc", "entities=words"], "entities=words: choose one of text, placeholders"),
-    ("bct.train", ["+game=twc", "+no_such_key=1"], "unknown setting 'no_such_key'"),
-    ("bct.train", ["+game=chess"], "error: unknown game 'chess'; valid choices: arithmetic"),
-    ("bct.train", ["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
-    ("bct.train", ["epochs=2"], "error: choose a game: python -m bct.train +game=sorting epochs=8"),
-    ("bct.evaluate", ["agent=random", "+game=twc", "batch_size=-3"], "batch_size=-3: must be at least 1"),
-    ("bct.evaluate", ["agent=random", "+game=twc", "step_limit=0"], "step_limit=0: must be at least 1"),
-    ("bct.evaluate", ["agent=random", "+game=twc", "repeat_limit=0"], "repeat_limit=0: must be at least 2"),
-    ("bct.evaluate", ["agent=random", "+game=twc", "fold=valid"], "fold=valid: choose one of train, dev, test"),
-    ("bct.evaluate", ["agent=random", "+game=twc", "num_variations=5000"],
-     "num_variations=5000: must be at most 1000 (a fold has 1000 games)"),
-    ("bct.evaluate", ["checkpoint=/nonexistent/run"], "checkpoint /nonexistent/run does not exist"),
-    ("bct.evaluate", ["checkpoint=conf"], "is not a bct checkpoint"),
-    ("bct.evaluate", ["agent=random"], "agent=random needs a game"),
-    ("bct.evaluate", ["agent=random", "+game=chess"], "unknown game 'chess'"),
-])
+@pytest.mark.parametrize(
+    "module, args, says",
+    [
+        ("bct.generate", ["num_games=abc"], "num_games=abc: must be a whole number"),
+        ("bct.generate", ["num_games=2.5"], "num_games=2.5: must be a whole number"),
+        ("bct.train", ["+game=twc", "modules=maybe"], "modules=maybe: must be true or false"),
+        ("bct.train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
+        ("bct.train", ["+game=twc", "epochs=-1"], "epochs=-1: must be at least 1"),
+        ("bct.train", ["+game=twc", "num_games=0"], "num_games=0: must be at least 1"),
+        ("bct.train", ["+game=twc", "batch_size=0"], "batch_size=0: must be at least 1"),
+        ("bct.train", ["+game=twc", "eval.step_limit=0"], "eval.step_limit=0: must be at least 1"),
+        ("bct.train", ["+game=twc", "entities=words"], "entities=words: choose one of text, placeholders"),
+        ("bct.train", ["+game=twc", "+no_such_key=1"], "unknown setting 'no_such_key'"),
+        ("bct.train", ["+game=chess"], "error: unknown game 'chess'; valid choices: arithmetic"),
+        ("bct.train", ["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
+        ("bct.train", ["epochs=2"], "error: choose a game: python -m bct.train +game=sorting epochs=8"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "batch_size=-3"], "batch_size=-3: must be at least 1"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "step_limit=0"], "step_limit=0: must be at least 1"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "repeat_limit=0"], "repeat_limit=0: must be at least 2"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "fold=valid"], "fold=valid: choose one of train, dev, test"),
+        (
+            "bct.evaluate",
+            ["agent=random", "+game=twc", "num_variations=5000"],
+            "num_variations=5000: must be at most 1000 (a fold has 1000 games)",
+        ),
+        ("bct.evaluate", ["checkpoint=/nonexistent/run"], "checkpoint /nonexistent/run does not exist"),
+        ("bct.evaluate", ["checkpoint=conf"], "is not a bct checkpoint"),
+        ("bct.evaluate", ["agent=random"], "agent=random needs a game"),
+        ("bct.evaluate", ["agent=random", "+game=chess"], "unknown game 'chess'"),
+    ],
+)
 def test_bad_values_are_one_line(tmp_path, cli, one_line, module, args, says):
-    where = {"bct.generate": [f"out_dir={tmp_path}"], "bct.train": [f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}"],
-             "bct.evaluate": [f"results_dir={tmp_path}"]}[module]
+    where = {
+        "bct.generate": [f"out_dir={tmp_path}"],
+        "bct.train": [f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}"],
+        "bct.evaluate": [f"results_dir={tmp_path}"],
+    }[module]
     one_line(cli(module, *args, *where, "progress=false", env={"HF_HUB_OFFLINE": "1"}), says)
 
 

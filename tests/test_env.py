@@ -1,6 +1,5 @@
 """The module interface over TWX: answers, observation, registry, and misuse named."""
 
-
 import pytest
 
 from bct.env import ModularEnv

@@ -35,8 +35,16 @@ DEV = list(range(10000, 10005))
 @pytest.fixture(scope="module")
 def tiny_checkpoint(tmp_path_factory, compose):
     tmp = tmp_path_factory.mktemp("tiny")
-    cfg = compose("train", "+game=twc", "model=t5-tiny-scratch", "epochs=2", "num_games=4",
-                                          f"data_dir={tmp / 'data'}", f"checkpoint_dir={tmp / 'ck'}", "progress=false")
+    cfg = compose(
+        "train",
+        "+game=twc",
+        "model=t5-tiny-scratch",
+        "epochs=2",
+        "num_games=4",
+        f"data_dir={tmp / 'data'}",
+        f"checkpoint_dir={tmp / 'ck'}",
+        "progress=false",
+    )
     return train(cfg)
 
 
@@ -78,21 +86,53 @@ def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path, modul
             rows = [row for row in data if row["seed"] == r.seed and not row["final"]]
             assert [h["prompt"] for h in r.history] == [row["source"] for row in rows]
             for entities in REPRESENTATIONS:
-                assert agent.seen[entities][r.seed] == [training_pair(row, get_representation(entities))[0] for row in rows]
+                assert agent.seen[entities][r.seed] == [
+                    training_pair(row, get_representation(entities))[0] for row in rows
+                ]
             assert agent.seen["placeholders"][r.seed] != agent.seen["text"][r.seed]
 
 
 def test_random_agent_results_agree_with_histories(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "bct.evaluate", "agent=random", "+game=twc", "num_variations=6",
-                        "batch_size=3", "progress=false", f"results_dir={tmp_path}"], capture_output=True, text=True,
-                       cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bct.evaluate",
+            "agent=random",
+            "+game=twc",
+            "num_variations=6",
+            "batch_size=3",
+            "progress=false",
+            f"results_dir={tmp_path}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     out = tmp_path / "random-twc-modules" / "dev"
     res = json.loads((out / "results.json").read_text())
-    for key in ["game", "variant", "fold", "agent", "checkpoint", "num_variations", "avg_score", "avg_steps",
-                "avg_env_steps", "avg_module_steps", "per_variation"]:
+    for key in [
+        "game",
+        "variant",
+        "fold",
+        "agent",
+        "checkpoint",
+        "num_variations",
+        "avg_score",
+        "avg_steps",
+        "avg_env_steps",
+        "avg_module_steps",
+        "per_variation",
+    ]:
         assert key in res
-    assert (res["game"], res["variant"], res["fold"], res["agent"], res["num_variations"]) == ("twc", "modules", "dev", "random", 6)
+    assert (res["game"], res["variant"], res["fold"], res["agent"], res["num_variations"]) == (
+        "twc",
+        "modules",
+        "dev",
+        "random",
+        6,
+    )
     episodes = [json.loads(line) for line in (out / "histories.jsonl").read_text().splitlines()]
     assert sorted(e["seed"] for e in episodes) == [v["seed"] for v in res["per_variation"]] == list(range(10000, 10006))
     by_seed = {e["seed"]: e for e in episodes}
@@ -111,8 +151,9 @@ def test_batched_and_one_at_a_time_agree(tiny_checkpoint):
     for make in (OracleAgent, lambda: RandomAgent(7)):
         one = rollout(make(), game, "dev", DEV, True, batch_size=1)
         many = rollout(make(), game, "dev", DEV, True, batch_size=5)
-        assert sorted((r.seed, r.score, r.steps, r.module_steps) for r in one) == \
-               sorted((r.seed, r.score, r.steps, r.module_steps) for r in many)
+        assert sorted((r.seed, r.score, r.steps, r.module_steps) for r in one) == sorted(
+            (r.seed, r.score, r.steps, r.module_steps) for r in many
+        )
     model, tokenizer, _ = load_checkpoint(tiny_checkpoint)
     agent = T5Agent(model, tokenizer, num_beams=4, max_target_length=16, entities="placeholders")
     one = {r.seed: [h["action"] for h in r.history] for r in rollout(agent, game, "dev", DEV, True, batch_size=1)}
@@ -123,8 +164,11 @@ def test_batched_and_one_at_a_time_agree(tiny_checkpoint):
 
 @pytest.mark.parametrize("decoding", ["generate", "rank"])
 def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decoding, eval_config):
-    out = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=3", "batch_size=3",
-                                  "num_beams=4", f"decoding={decoding}"))
+    out = ev.evaluate(
+        eval_config(
+            f"checkpoint={tiny_checkpoint}", "num_variations=3", "batch_size=3", "num_beams=4", f"decoding={decoding}"
+        )
+    )
     res = json.loads((out / "results.json").read_text())
     assert res["agent"] == "t5" and res["game"] == "twc" and res["variant"] == "modules" and res["complete"]
     assert out.parent.name == tiny_checkpoint.name + ("-rank" if decoding == "rank" else "")
@@ -224,17 +268,28 @@ def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
     torch.manual_seed(0)
     model = build_from_config({"d_model": 32, "d_ff": 64, "d_kv": 8, "num_heads": 4, "num_layers": 1}, tok).eval()
     enc = tok(["take the red apple", "look around the box"], return_tensors="pt", padding=True)
-    ours = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=4, num_groups=1, diversity_penalty=0.0,
-                             max_new_tokens=6)
-    ref = model.generate(**enc, num_beams=4, num_return_sequences=4, max_new_tokens=6, do_sample=False,
-                         output_scores=True, return_dict_in_generate=True)
-    assert [tok.decode(t, skip_special_tokens=True) for per in ours for t, _ in per] == \
-           tok.batch_decode(ref.sequences, skip_special_tokens=True)
+    ours = group_beam_search(
+        model, enc.input_ids, enc.attention_mask, num_beams=4, num_groups=1, diversity_penalty=0.0, max_new_tokens=6
+    )
+    ref = model.generate(
+        **enc,
+        num_beams=4,
+        num_return_sequences=4,
+        max_new_tokens=6,
+        do_sample=False,
+        output_scores=True,
+        return_dict_in_generate=True,
+    )
+    assert [tok.decode(t, skip_special_tokens=True) for per in ours for t, _ in per] == tok.batch_decode(
+        ref.sequences, skip_special_tokens=True
+    )
     assert [s for per in ours for _, s in per] == pytest.approx(ref.sequences_scores.tolist(), abs=1e-4)
-    diverse = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
-                                diversity_penalty=0.9, max_new_tokens=6)
-    plain = group_beam_search(model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8,
-                              diversity_penalty=0.0, max_new_tokens=6)
+    diverse = group_beam_search(
+        model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8, diversity_penalty=0.9, max_new_tokens=6
+    )
+    plain = group_beam_search(
+        model, enc.input_ids, enc.attention_mask, num_beams=8, num_groups=8, diversity_penalty=0.0, max_new_tokens=6
+    )
     first_tokens = lambda hyps: {tuple(t[:1]) for t, _ in hyps}  # noqa: E731
     assert all(len(first_tokens(d)) > len(first_tokens(p)) for d, p in zip(diverse, plain))
     assert all(len(per) == 8 for per in diverse)
@@ -253,8 +308,15 @@ def test_paper_decoding_defaults_and_evaluation_precision(monkeypatch, compose):
 
 
 def test_evaluation_survives_damaged_results_and_histories(tmp_path, compose):
-    c = compose("evaluate", "agent=random", "+game=sorting", "num_variations=4", "batch_size=2", "progress=false",
-            f"results_dir={tmp_path}")
+    c = compose(
+        "evaluate",
+        "agent=random",
+        "+game=sorting",
+        "num_variations=4",
+        "batch_size=2",
+        "progress=false",
+        f"results_dir={tmp_path}",
+    )
     out = ev.evaluate(c)
     lines = (out / "histories.jsonl").read_text().splitlines()
     broken = json.loads(lines[1])

@@ -9,17 +9,21 @@ from bct.generate import generate
 
 
 def run(*overrides, cwd=None):
-    return subprocess.run([sys.executable, "-m", "bct.generate", "progress=false", *overrides],
-                          capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "bct.generate", "progress=false", *overrides], capture_output=True, text=True, cwd=cwd
+    )
 
 
 def test_generate_small_config_writes_files_and_manifest(tmp_path):
     out = tmp_path / "data"
-    r = run("games=[sorting,twc-easy]", "variants=[modules,nomodules]", "folds=[train,dev]", "num_games=4", f"out_dir={out}")
+    r = run(
+        "games=[sorting,twc-easy]", "variants=[modules,nomodules]", "folds=[train,dev]", "num_games=4", f"out_dir={out}"
+    )
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert set(manifest["files"]) == {f"{g}/{v}/{f}.jsonl" for g in ["sorting", "twc"]
-                                      for v in ["modules", "nomodules"] for f in ["train", "dev"]}
+    assert set(manifest["files"]) == {
+        f"{g}/{v}/{f}.jsonl" for g in ["sorting", "twc"] for v in ["modules", "nomodules"] for f in ["train", "dev"]
+    }
     assert manifest["twx_version"] and manifest["config"]["num_games"] == 4
     for rel, entry in manifest["files"].items():
         rows = [json.loads(line) for line in (out / rel).read_text().splitlines()]
@@ -32,7 +36,10 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
         finals = [r for r in rows if r["final"]]  # each episode ends with its final state -> 'completed'
         assert len(finals) == 4 and all(r["target"] == "completed" for r in finals)
     modules = (out / "sorting/modules/train.jsonl").read_text()
-    assert '"target": "sort ascending"' in modules and "sort ascending" not in (out / "sorting/nomodules/train.jsonl").read_text()
+    assert (
+        '"target": "sort ascending"' in modules
+        and "sort ascending" not in (out / "sorting/nomodules/train.jsonl").read_text()
+    )
 
     # a second run with the same settings keeps what is there; a new fold is added to the manifest
     before = (out / "sorting/modules/train.jsonl").stat().st_mtime_ns
@@ -43,13 +50,17 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
 
     ds = load_examples(out / "sorting/modules/train.jsonl")
     assert len(ds) == manifest["files"]["sorting/modules/train.jsonl"]["examples"]
-    assert len(load_examples(out / "twc")) == sum(e["examples"] for k, e in manifest["files"].items() if k.startswith("twc/"))
+    assert len(load_examples(out / "twc")) == sum(
+        e["examples"] for k, e in manifest["files"].items() if k.startswith("twc/")
+    )
 
 
 def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
-    for override, says in [("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),
-                           ("folds=[valid]", "unknown fold 'valid'; valid choices: dev, test, train"),
-                           ("variants=[both]", "unknown variant 'both'; valid choices: modules, nomodules")]:
+    for override, says in [
+        ("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),
+        ("folds=[valid]", "unknown fold 'valid'; valid choices: dev, test, train"),
+        ("variants=[both]", "unknown variant 'both'; valid choices: modules, nomodules"),
+    ]:
         r = run(override, f"out_dir={tmp_path}")
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"error: {says}"), r.stderr
@@ -61,7 +72,10 @@ def test_generate_refuses_an_unwritable_out_dir_before_playing_and_a_corrupt_man
     one_line(cli("bct.generate", f"out_dir={a_file}", "progress=false"), f"out_dir={a_file} cannot be written")
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "manifest.json").write_text('{"files": ')
-    one_line(cli("bct.generate", f"out_dir={tmp_path / 'd'}", "progress=false"), "manifest.json is not a readable data manifest")
+    one_line(
+        cli("bct.generate", f"out_dir={tmp_path / 'd'}", "progress=false"),
+        "manifest.json is not a readable data manifest",
+    )
 
 
 def test_show_prints_examples_in_either_representation(tmp_path, cli, one_line):

@@ -14,14 +14,35 @@ TINY_RUN = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-TINY = ["+game=twc", "model=t5-tiny-scratch", "num_games=2", "eval.num_variations=2", "eval.num_beams=2",
-        "eval.batch_size=2", "progress=false"]
+TINY = [
+    "+game=twc",
+    "model=t5-tiny-scratch",
+    "num_games=2",
+    "eval.num_variations=2",
+    "eval.num_beams=2",
+    "eval.batch_size=2",
+    "progress=false",
+]
 
 
 def sweep(tmp_path, *args):
-    r = subprocess.run([sys.executable, "-m", "bct.train", "-m", *TINY, f"checkpoint_dir={tmp_path / 'ck'}",
-                        f"data_dir={tmp_path / 'data'}", f"hydra.sweep.dir={tmp_path / 'sweep'}", *args],
-                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bct.train",
+            "-m",
+            *TINY,
+            f"checkpoint_dir={tmp_path / 'ck'}",
+            f"data_dir={tmp_path / 'data'}",
+            f"hydra.sweep.dir={tmp_path / 'sweep'}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     return tmp_path / "sweep"
 
@@ -46,7 +67,11 @@ def test_local_launcher_sweep_and_tune(tmp_path, capsys):
     assert (out / "tuning-scores.png").stat().st_size > 5000
     test = json.loads(next((out / "test-results").rglob("results.json")).read_text())
     assert test["fold"] == "test" and test["num_variations"] == 2 and f"-ep{chosen}-" in test["checkpoint"]
-    assert (test["settings"]["decoding"], test["settings"]["num_beams"], test["settings"]["beam_groups"]) == ("generate", 2, 2)
+    assert (test["settings"]["decoding"], test["settings"]["num_beams"], test["settings"]["beam_groups"]) == (
+        "generate",
+        2,
+        2,
+    )
 
 
 def test_a_sweep_over_any_setting_gives_each_job_its_own_checkpoint(tmp_path):
@@ -59,7 +84,9 @@ def test_a_sweep_over_any_setting_gives_each_job_its_own_checkpoint(tmp_path):
 def test_a_failed_job_is_reported_and_the_rest_still_chosen(tmp_path, capsys):
     # both jobs are told to use one checkpoint folder, with different lr: the second is refused, and fails alone
     out = sweep(tmp_path, "epochs=1", "lr=0.001,0.002", "run_name=shared")
-    failed = [json.loads(p.read_text()) for p in out.glob("*/job.json") if json.loads(p.read_text())["status"] == "failed"]
+    failed = [
+        json.loads(p.read_text()) for p in out.glob("*/job.json") if json.loads(p.read_text())["status"] == "failed"
+    ]
     assert len(failed) == 1 and "another config" in failed[0]["error"]
     assert len(list(out.glob("*/error.txt"))) == 1
     tune([str(out), "--dry-run"])
@@ -69,15 +96,38 @@ def test_a_failed_job_is_reported_and_the_rest_still_chosen(tmp_path, capsys):
 
 
 def test_slurm_launcher_settings_without_a_cluster():
-    r = subprocess.run([sys.executable, "-m", "bct.train", "hydra/launcher=slurm", "+game=sorting", "epochs=4",
-                        "hydra.launcher.partition=a100", "--cfg", "hydra"], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bct.train",
+            "hydra/launcher=slurm",
+            "+game=sorting",
+            "epochs=4",
+            "hydra.launcher.partition=a100",
+            "--cfg",
+            "hydra",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
-    for line in ["partition: a100", "gpus_per_node: 1", "timeout_min: 120", "cpus_per_task: 8", "mem_gb: 32",
-                 "submitit_folder: ${hydra.sweep.dir}/.submitit/%j", "SlurmLauncher"]:
+    for line in [
+        "partition: a100",
+        "gpus_per_node: 1",
+        "timeout_min: 120",
+        "cpus_per_task: 8",
+        "mem_gb: 32",
+        "submitit_folder: ${hydra.sweep.dir}/.submitit/%j",
+        "SlurmLauncher",
+    ]:
         assert line in r.stdout, line
 
 
-def test_under_accelerate_only_the_main_process_evaluates_and_writes_job_json(tmp_path, monkeypatch, train_config, fake_state):
+def test_under_accelerate_only_the_main_process_evaluates_and_writes_job_json(
+    tmp_path, monkeypatch, train_config, fake_state
+):
     calls = []
     monkeypatch.setattr(jobs, "train", lambda cfg: tmp_path)
     monkeypatch.setattr(jobs, "evaluate", lambda cfg: calls.append(cfg) or tmp_path)

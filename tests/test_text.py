@@ -4,8 +4,10 @@ from bct import text
 from bct.modules.navigation import Navigation
 
 MAP = "The map reads:   The garage connects to the launderette and backyard.  The backyard connects to the garage."
-LOOK = ("You are in the parlor. In one part of the room you see a box, that is empty. There is also a red apple. "
-        "You also see a oven glove. To the North you see the backyard. To the South you see the side yard.")
+LOOK = (
+    "You are in the parlor. In one part of the room you see a box, that is empty. There is also a red apple. "
+    "You also see a oven glove. To the North you see the backyard. To the South you see the side yard."
+)
 TASK = "Your task is to take the coin that is located in the hallway, and put it into the box found in the side yard."
 
 
@@ -16,8 +18,9 @@ def test_facts_of_the_fixed_sentences():
     assert ("exit", "south", "side yard") in facts
     assert {f[1] for f in facts if f[0] == "see"} >= {"box", "red apple", "oven glove"}
     assert text.task_rooms(TASK) == ("hallway", "side yard")
-    assert text.facts("black blanket is expected to be located at bedroom, on the bed.") == \
-           [("belongs", "bedroom, on the bed")]
+    assert text.facts("black blanket is expected to be located at bedroom, on the bed.") == [
+        ("belongs", "bedroom, on the bed")
+    ]
 
 
 def test_a_sentence_that_breaks_the_template_is_no_fact():

@@ -24,8 +24,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path, cli):
-    r = cli("bct.train", "+game=arithmetic", "epochs=1", "model=t5-tiny-scratch", "num_games=10", "progress=false",
-            f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}")
+    r = cli(
+        "bct.train",
+        "+game=arithmetic",
+        "epochs=1",
+        "model=t5-tiny-scratch",
+        "num_games=10",
+        "progress=false",
+        f"data_dir={tmp_path / 'data'}",
+        f"checkpoint_dir={tmp_path / 'ck'}",
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert "no training data for arithmetic/modules" in r.stdout + r.stderr  # generated on the fly, and said so
     (run,) = (tmp_path / "ck").glob("arithmetic-modules-t5-tiny-scratch-ep1-*")
@@ -38,9 +46,17 @@ def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path, cli)
 
 
 def test_loss_falls_and_the_checkpoint_generates_an_action(tmp_path, train_config):
-    cfg = train_config("+game=twc", "model=t5-tiny-scratch", "epochs=10", "num_games=4", "logging_steps=1",
-                 "batch_size=4", "lr=3e-3",
-                 "model.config.d_model=64", "model.config.d_ff=128")
+    cfg = train_config(
+        "+game=twc",
+        "model=t5-tiny-scratch",
+        "epochs=10",
+        "num_games=4",
+        "logging_steps=1",
+        "batch_size=4",
+        "lr=3e-3",
+        "model.config.d_model=64",
+        "model.config.d_ff=128",
+    )
     run = train(cfg)
     metrics = json.loads((run / "train_metrics.json").read_text())
     assert metrics["final_logged_loss"] < 0.6 * metrics["first_logged_loss"]
@@ -67,7 +83,9 @@ def test_tokenizer_round_trips_and_splits_numbers():
     ids = tok(source).input_ids
     assert tok.decode(ids, skip_special_tokens=False) == source + "</s>"
     pieces = tok.convert_ids_to_tokens(ids)
-    assert {"1", "0", "2", "4"} <= set(pieces) and not any(p.strip("▁").isdigit() and len(p.strip("▁")) > 1 for p in pieces)
+    assert {"1", "0", "2", "4"} <= set(pieces) and not any(
+        p.strip("▁").isdigit() and len(p.strip("▁")) > 1 for p in pieces
+    )
     assert "</s>" in pieces and "<extra_id_0>" in pieces and "<unk>" not in pieces
     assert (tok.pad_token_id, tok.eos_token_id) == (0, 1)
 
@@ -75,7 +93,9 @@ def test_tokenizer_round_trips_and_splits_numbers():
 def test_loading_by_local_path_is_the_hub_code_path(tmp_path):
 
     tok = train_tokenizer(["take the apple"] * 3, vocab_size=100)
-    build_from_config({"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}, tok).save_pretrained(tmp_path)
+    build_from_config({"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}, tok).save_pretrained(
+        tmp_path
+    )
     tok.save_pretrained(tmp_path)
     model, tokenizer = load_pretrained(str(tmp_path))
     assert model.config.d_model == 16 and tokenizer("take").input_ids == tok("take").input_ids
@@ -105,14 +125,24 @@ def test_wandb_offline_needs_no_account_or_network(tmp_path, monkeypatch, train_
     assert len(runs) == 1 and any(runs[0].rglob("*.wandb"))
 
 
-@pytest.mark.parametrize("damage, says", [
-    (lambda p: p.write_text(""), "holds no examples"),
-    (lambda p: p.write_text(p.read_text().replace('"target"', '"tar"', 1)), "line 1, lacks target"),
-    (lambda p: p.write_text("{not json\n" + p.read_text()), "line 1, is not JSON"),
-])
+@pytest.mark.parametrize(
+    "damage, says",
+    [
+        (lambda p: p.write_text(""), "holds no examples"),
+        (lambda p: p.write_text(p.read_text().replace('"target"', '"tar"', 1)), "line 1, lacks target"),
+        (lambda p: p.write_text("{not json\n" + p.read_text()), "line 1, is not JSON"),
+    ],
+)
 def test_training_on_damaged_data_names_the_file_and_line(tmp_path, damage, says, compose):
-    overrides = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", f"data_dir={tmp_path}",
-                 f"checkpoint_dir={tmp_path / 'ck'}", "progress=false"]
+    overrides = [
+        "+game=twc",
+        "model=t5-tiny-scratch",
+        "epochs=1",
+        "num_games=2",
+        f"data_dir={tmp_path}",
+        f"checkpoint_dir={tmp_path / 'ck'}",
+        "progress=false",
+    ]
     generate(["twc"], ["modules"], ["train"], num_games=2, out_dir=tmp_path, progress=False)
     damage(tmp_path / "twc" / "modules" / "train.jsonl")
     with pytest.raises(UserError, match=says):
@@ -123,8 +153,16 @@ def test_training_on_damaged_data_names_the_file_and_line(tmp_path, damage, says
 
 
 def test_a_refused_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, monkeypatch, compose):
-    overrides = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", f"data_dir={tmp_path / 'data'}",
-                 f"checkpoint_dir={tmp_path / 'ck'}", "progress=false", "run_name=mine"]
+    overrides = [
+        "+game=twc",
+        "model=t5-tiny-scratch",
+        "epochs=1",
+        "num_games=2",
+        f"data_dir={tmp_path / 'data'}",
+        f"checkpoint_dir={tmp_path / 'ck'}",
+        "progress=false",
+        "run_name=mine",
+    ]
 
     def fail(*a, **k):
         raise RuntimeError("the trainer could not start")
@@ -146,8 +184,16 @@ def test_an_interrupted_run_resumes_from_its_last_whole_checkpoint(train_config,
             if state.global_step == 3:
                 raise KeyboardInterrupt
 
-    overrides = ["+game=sorting", "model=t5-tiny-scratch", "epochs=2", "num_games=2", "save_strategy=steps",
-                 "save_steps=2", "batch_size=8", "run_name=cut"]
+    overrides = [
+        "+game=sorting",
+        "model=t5-tiny-scratch",
+        "epochs=2",
+        "num_games=2",
+        "save_strategy=steps",
+        "save_steps=2",
+        "batch_size=8",
+        "run_name=cut",
+    ]
     with pytest.raises(KeyboardInterrupt):
         tr.train(train_config(*overrides), callbacks=[Interrupt()])
     trainer_dir = tmp_path / "ck" / "cut" / "trainer"
@@ -161,10 +207,26 @@ def test_an_interrupted_run_resumes_from_its_last_whole_checkpoint(train_config,
 
 
 def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
-    p = subprocess.Popen([sys.executable, "-m", "bct.train", "+game=twc", "model=t5-tiny-scratch", "epochs=1000",
-                          "num_games=2", "progress=false", f"data_dir={tmp_path / 'data'}", "run_name=long",
-                          f"checkpoint_dir={tmp_path / 'ck'}", f"hydra.run.dir={tmp_path / 'out'}"],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bct.train",
+            "+game=twc",
+            "model=t5-tiny-scratch",
+            "epochs=1000",
+            "num_games=2",
+            "progress=false",
+            f"data_dir={tmp_path / 'data'}",
+            "run_name=long",
+            f"checkpoint_dir={tmp_path / 'ck'}",
+            f"hydra.run.dir={tmp_path / 'out'}",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     trainer = tmp_path / "ck" / "long" / "trainer"
     deadline = time.time() + 120
     while not any(trainer.glob("checkpoint-*")) and time.time() < deadline and p.poll() is None:
@@ -180,12 +242,15 @@ def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
     assert "interrupted; run the same command again to resume" in err
 
 
-@pytest.mark.parametrize("cuda, bf16, major, expected", [
-    (False, False, 0, {}),  # CPU: fp32
-    (True, True, 9, {"bf16": True}),  # H100, A100
-    (True, False, 7, {}),  # V100: fp32, never fp16 (T5 overflows and the trainer writes NaN weights)
-    (True, False, 8, {"tf32": True}),  # an Ampere card without bf16 support reported: fp32 with TF32 matmuls
-])
+@pytest.mark.parametrize(
+    "cuda, bf16, major, expected",
+    [
+        (False, False, 0, {}),  # CPU: fp32
+        (True, True, 9, {"bf16": True}),  # H100, A100
+        (True, False, 7, {}),  # V100: fp32, never fp16 (T5 overflows and the trainer writes NaN weights)
+        (True, False, 8, {"tf32": True}),  # an Ampere card without bf16 support reported: fp32 with TF32 matmuls
+    ],
+)
 def test_precision_never_fp16(monkeypatch, cuda, bf16, major, expected):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: bf16)
@@ -239,7 +304,13 @@ def test_the_hub_check_goes_through_huggingface_hub(monkeypatch):
 
 
 def test_a_hub_model_that_cannot_be_fetched_names_the_offline_presets(tmp_path, cli, one_line):
-    r = cli("bct.train", "+game=twc", "model=t5-small", f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}",
-            env={"HF_HUB_OFFLINE": "1"})
+    r = cli(
+        "bct.train",
+        "+game=twc",
+        "model=t5-small",
+        f"data_dir={tmp_path}",
+        f"checkpoint_dir={tmp_path}",
+        env={"HF_HUB_OFFLINE": "1"},
+    )
     line = one_line(r, "could not be fetched from the Hugging Face hub")
     assert "model=t5-cpu-scratch" in line and "model=t5-tiny-scratch" in line

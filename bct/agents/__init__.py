@@ -7,4 +7,14 @@ from bct.agents.t5 import T5Agent
 
 AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "llm": LLMAgent}
 
-__all__ = ["AGENTS", "Agent", "Decision", "LLMAgent", "Observation", "OracleAgent", "RandomAgent", "T5Agent", "closest_valid"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "Decision",
+    "LLMAgent",
+    "Observation",
+    "OracleAgent",
+    "RandomAgent",
+    "T5Agent",
+    "closest_valid",
+]

@@ -42,7 +42,7 @@ class Agent:
     trained: dict | None = None  # what a trained agent learned from (results.json), None for others
 
     @classmethod
-    def from_config(cls, cfg: DictConfig) -> "Agent":
+    def from_config(cls, cfg: DictConfig) -> Agent:
         """The agent `cfg.agent` describes, playing the game `+game=NAME` names (with its module
         unless `modules=false`)."""
         if not cfg.get("game"):
@@ -52,7 +52,7 @@ class Agent:
         return agent
 
     @classmethod
-    def build(cls, cfg: DictConfig) -> "Agent":
+    def build(cls, cfg: DictConfig) -> Agent:
         return cls(**agent_config(cfg))
 
     @property

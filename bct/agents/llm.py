@@ -8,8 +8,8 @@ calls. Episodes' queries go out concurrently, up to `concurrency` at a time.
 from __future__ import annotations
 
 import hashlib
-import logging
 import json
+import logging
 import os
 import re
 import threading
@@ -20,24 +20,31 @@ from omegaconf import DictConfig
 
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, Observation, closest_valid
-from bct.files import write_atomic
 from bct.errors import UserError, unknown
+from bct.files import write_atomic
 from bct.games import Game, variant_name
-
 
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
     logging.getLogger(_name).setLevel(logging.WARNING)
 
 
 class OpenAIBackend:
-    def __init__(self, model: str, base_url: str | None, api_key_env: str = "OPENAI_API_KEY", retries: int = 4,
-                 timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None,
+        api_key_env: str = "OPENAI_API_KEY",
+        retries: int = 4,
+        timeout: float = 60.0,
+    ) -> None:
         import openai
 
         key = os.environ.get(api_key_env)
         if not key and not base_url:
-            raise UserError(f"no API key: set the environment variable {api_key_env} (or name another one with "
-                            f"agent.api_key_env=NAME)")
+            raise UserError(
+                f"no API key: set the environment variable {api_key_env} (or name another one with "
+                f"agent.api_key_env=NAME)"
+            )
         # A local OpenAI-compatible server (llama.cpp, vLLM, Ollama) needs no key; the client wants some string.
         key = key or "no-key"
         # The client retries 429 and 5xx answers with exponential backoff.
@@ -48,21 +55,32 @@ class OpenAIBackend:
         import openai
 
         try:
-            r = self.client.chat.completions.create(model=self.model, messages=messages, temperature=0,
-                                                    max_tokens=max_tokens)
+            r = self.client.chat.completions.create(
+                model=self.model, messages=messages, temperature=0, max_tokens=max_tokens
+            )
         except openai.AuthenticationError:
-            raise UserError(f"the endpoint refused the API key (authentication failed at {self.base_url or 'OpenAI'})") from None
+            raise UserError(
+                f"the endpoint refused the API key (authentication failed at {self.base_url or 'OpenAI'})"
+            ) from None
         except openai.NotFoundError:
-            raise UserError(f"model '{self.model}' was not found at {self.base_url or 'OpenAI'}; check agent.model") from None
+            raise UserError(
+                f"model '{self.model}' was not found at {self.base_url or 'OpenAI'}; check agent.model"
+            ) from None
         except openai.APIConnectionError:
-            raise UserError(f"could not reach {self.base_url or 'the OpenAI API'}; check agent.base_url and the network") from None
+            raise UserError(
+                f"could not reach {self.base_url or 'the OpenAI API'}; check agent.base_url and the network"
+            ) from None
         except openai.APIStatusError as e:  # still failing after the retries; the server's text may echo secrets
-            raise UserError(f"{self.base_url or 'the OpenAI API'} answered HTTP {e.status_code} after "
-                            f"{self.client.max_retries} retries; try again later, or check the server") from None
+            raise UserError(
+                f"{self.base_url or 'the OpenAI API'} answered HTTP {e.status_code} after "
+                f"{self.client.max_retries} retries; try again later, or check the server"
+            ) from None
         usage = r.usage
-        return {"text": r.choices[0].message.content or "",
-                "prompt_tokens": usage.prompt_tokens if usage else 0,
-                "completion_tokens": usage.completion_tokens if usage else 0}
+        return {
+            "text": r.choices[0].message.content or "",
+            "prompt_tokens": usage.prompt_tokens if usage else 0,
+            "completion_tokens": usage.completion_tokens if usage else 0,
+        }
 
 
 class LocalBackend:
@@ -77,8 +95,10 @@ class LocalBackend:
             self.tokenizer = AutoTokenizer.from_pretrained(model, **kwargs)
             self.lm = AutoModelForCausalLM.from_pretrained(model, **kwargs)
         except OSError as e:
-            raise UserError(f"could not load local model '{model}' ({str(e).splitlines()[0][:120]}); "
-                            f"give a local folder (and agent.gguf_file) or a hub id that can be fetched") from None
+            raise UserError(
+                f"could not load local model '{model}' ({str(e).splitlines()[0][:120]}); "
+                f"give a local folder (and agent.gguf_file) or a hub id that can be fetched"
+            ) from None
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.lm.to(self.device).eval()
         self.model = f"{model}/{gguf_file}" if gguf_file else model
@@ -93,8 +113,9 @@ class LocalBackend:
     def encode(self, messages: list[dict]):
         """Token ids of the prompt. A chat template already writes the special tokens (BOS among them),
         so they are not added again; a plain transcript gets them from the tokenizer."""
-        return self.tokenizer(self.prompt(messages), return_tensors="pt",
-                              add_special_tokens=not self.tokenizer.chat_template)
+        return self.tokenizer(
+            self.prompt(messages), return_tensors="pt", add_special_tokens=not self.tokenizer.chat_template
+        )
 
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
         import torch
@@ -102,7 +123,7 @@ class LocalBackend:
         with self._lock, torch.inference_mode():
             enc = self.encode(messages).to(self.device)
             out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False)
-        new = out[0][enc["input_ids"].shape[1]:]
+        new = out[0][enc["input_ids"].shape[1] :]
         text = self.tokenizer.decode(new, skip_special_tokens=True)
         text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
         return {"text": text, "prompt_tokens": int(enc["input_ids"].shape[1]), "completion_tokens": int(len(new))}
@@ -111,9 +132,19 @@ class LocalBackend:
 class LLMAgent(Agent):
     name = "llm"
 
-    def __init__(self, backend, cache_dir: str | Path | None = None, concurrency: int = 8, constraints: bool = True,
-                 one_shot: bool = False, think: bool = False, feedback: bool = False, max_tokens: int | None = None,
-                 history_turns: int = 8, guidance: bool = False) -> None:
+    def __init__(
+        self,
+        backend,
+        cache_dir: str | Path | None = None,
+        concurrency: int = 8,
+        constraints: bool = True,
+        one_shot: bool = False,
+        think: bool = False,
+        feedback: bool = False,
+        max_tokens: int | None = None,
+        history_turns: int = 8,
+        guidance: bool = False,
+    ) -> None:
         self.backend, self.concurrency = backend, concurrency
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
@@ -126,7 +157,7 @@ class LLMAgent(Agent):
         self.counts = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "invalid_replies": 0}
 
     @classmethod
-    def build(cls, cfg: DictConfig) -> "LLMAgent":
+    def build(cls, cfg: DictConfig) -> LLMAgent:
         a = cfg.agent
         if a.backend not in ("openai", "local"):
             raise unknown("agent.backend", a.backend, ["openai", "local"])
@@ -134,14 +165,26 @@ class LLMAgent(Agent):
             backend = LocalBackend(a.model, a.gguf_file, cfg.device)
         else:
             backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
-        return cls(backend, a.cache_dir, a.concurrency, a.constraints, a.one_shot, a.think, a.feedback, a.max_tokens,
-                   a.history_turns, a.guidance)
+        return cls(
+            backend,
+            a.cache_dir,
+            a.concurrency,
+            a.constraints,
+            a.one_shot,
+            a.think,
+            a.feedback,
+            a.max_tokens,
+            a.history_turns,
+            a.guidance,
+        )
 
     @property
     def run_name(self) -> str:
         """llm-<model>-<game>-<variant>[-one_shot][-think][-feedback][-guidance][-norules]"""
         c = self.config
-        flags = [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]] + ([] if c["constraints"] else ["norules"])
+        flags = [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]] + (
+            [] if c["constraints"] else ["norules"]
+        )
         model_name = Path(c["gguf_file"] or c["model"]).name.removesuffix(".gguf")
         return "-".join([f"llm-{model_name}", self.game.name, variant_name(self.modules), *flags])
 
@@ -163,20 +206,31 @@ class LLMAgent(Agent):
         ep = self._episodes[ob.seed]
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
-            ep["system"] = P.system_prompt(ob.game.family, ob.step.task, self.constraints, self.think, example,
-                                           ob.modules, self.guidance)
+            ep["system"] = P.system_prompt(
+                ob.game.family, ob.step.task, self.constraints, self.think, example, ob.modules, self.guidance
+            )
         observation = ob.step.observation
         if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
             observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)
         ep["last_score"] = ob.step.score
-        ep["turns"].append({"role": "user", "content": P.step_prompt(observation, ob.step.inventory, ob.step.score,
-                                                                      ob.step.valid_actions, self.think)})
-        turns = ep["turns"][-(2 * self.history_turns - 1):]
+        ep["turns"].append(
+            {
+                "role": "user",
+                "content": P.step_prompt(
+                    observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think
+                ),
+            }
+        )
+        turns = ep["turns"][-(2 * self.history_turns - 1) :]
         return [{"role": "system", "content": ep["system"]}, *turns]
 
     def _ask(self, messages: list[dict]) -> dict:
-        key = hashlib.sha256(json.dumps({"model": self.backend.model, "messages": messages, "temperature": 0,
-                                         "max_tokens": self.max_tokens}, sort_keys=True).encode()).hexdigest()
+        key = hashlib.sha256(
+            json.dumps(
+                {"model": self.backend.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens},
+                sort_keys=True,
+            ).encode()
+        ).hexdigest()
         path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
         if path and path.exists():
             with self._lock:

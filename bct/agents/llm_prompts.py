@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-ROLE = ("You are a robot in a text game, and you must finish the task step by step by choosing actions from "
-        "the valid action set. Your task: {task}")
-ROLE_MODULES = ("Some valid actions call a helper tool rather than act in the game (its answer is your next "
-                "observation); use it where it helps, and take no needless actions.")
+ROLE = (
+    "You are a robot in a text game, and you must finish the task step by step by choosing actions from "
+    "the valid action set. Your task: {task}"
+)
+ROLE_MODULES = (
+    "Some valid actions call a helper tool rather than act in the game (its answer is your next "
+    "observation); use it where it helps, and take no needless actions."
+)
 
-ANSWER = ("Choose one action from the valid action set to go on with the task. Write only that action, as it is "
-          "listed: no other text, and you may not refuse to act.")
-THINK = ("First think in one or two sentences about what to do next, then give the action on its own last line "
-         "as 'Action: <one action from the list>'.")
+ANSWER = (
+    "Choose one action from the valid action set to go on with the task. Write only that action, as it is "
+    "listed: no other text, and you may not refuse to act."
+)
+THINK = (
+    "First think in one or two sentences about what to do next, then give the action on its own last line "
+    "as 'Action: <one action from the list>'."
+)
 
 # The constraint rules of seed 000's Table 3, per game (in our words), each marked True where it is
 # about a module: a run without modules is not told about commands it does not have.
@@ -42,15 +50,21 @@ TABLE3 = {
 
 # bct's own guidance beyond Table 3 (agent.guidance=true): how to use each module well.
 GUIDANCE = {
-    "arithmetic": ["Take the math problem and read it before anything else.",
-                   "Then compute the answer with one of the add, sub, mul or div actions.",
-                   "Take the item whose quantity equals the answer, then put it in the box."],
-    "mapreader": ["Then, before every move, ask 'next step to <room>' for the room you are heading to, and move "
-                  "in the direction of the room it names.",
-                  "Take the coin, then go back the same way to the box and put the coin in it."],
-    "sorting": ["Before every take, ask 'sort ascending' to see the items ordered by quantity.",
-                "Take the smallest item not yet in the box, put it in the box, and repeat.",
-                "Quantities have units: 50mg is less than 10g."],
+    "arithmetic": [
+        "Take the math problem and read it before anything else.",
+        "Then compute the answer with one of the add, sub, mul or div actions.",
+        "Take the item whose quantity equals the answer, then put it in the box.",
+    ],
+    "mapreader": [
+        "Then, before every move, ask 'next step to <room>' for the room you are heading to, and move "
+        "in the direction of the room it names.",
+        "Take the coin, then go back the same way to the box and put the coin in it.",
+    ],
+    "sorting": [
+        "Before every take, ask 'sort ascending' to see the items ordered by quantity.",
+        "Take the smallest item not yet in the box, put it in the box, and repeat.",
+        "Quantities have units: 50mg is less than 10g.",
+    ],
     "twc": ["After taking an object, query it to learn where it belongs, then put it there (open containers first)."],
 }
 
@@ -63,19 +77,30 @@ def rules(family: str, modules: bool, guidance: bool = False) -> list[str]:
 
 
 # The action query of seed 000's Table 2, in our words.
-QUERY = ("{observation}\n{inventory}\nYour current score is: {score}\n"
-         "The valid action set contains: {actions}.\n{instruction}")
+QUERY = (
+    "{observation}\n{inventory}\nYour current score is: {score}\n"
+    "The valid action set contains: {actions}.\n{instruction}"
+)
 
 FEEDBACK_RIGHT = "Right position: the score went up."
 FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other location the query named, or another one."
 
 
-def system_prompt(family: str, task: str, constraints: bool, think: bool, example: str | None, modules: bool = True,
-                  guidance: bool = False) -> str:
+def system_prompt(
+    family: str,
+    task: str,
+    constraints: bool,
+    think: bool,
+    example: str | None,
+    modules: bool = True,
+    guidance: bool = False,
+) -> str:
     parts = [ROLE.format(task=task.strip())] + ([ROLE_MODULES] if modules else [])
     told = rules(family, modules, guidance) if constraints else []
     if told:
-        parts.append("There are some rules for choosing actions:\n" + "\n".join(f"{i}) {r}" for i, r in enumerate(told, 1)))
+        parts.append(
+            "There are some rules for choosing actions:\n" + "\n".join(f"{i}) {r}" for i, r in enumerate(told, 1))
+        )
     if example:
         parts.append("An example of a game played well (a different game of the same kind):\n" + example)
     parts.append(THINK if think else ANSWER)
@@ -83,8 +108,13 @@ def system_prompt(family: str, task: str, constraints: bool, think: bool, exampl
 
 
 def step_prompt(observation: str, inventory: str, score: float, actions: list[str], think: bool) -> str:
-    return QUERY.format(observation=observation.strip(), inventory=inventory.strip(), score=round(score, 3),
-                        actions=", ".join(actions), instruction=THINK if think else ANSWER)
+    return QUERY.format(
+        observation=observation.strip(),
+        inventory=inventory.strip(),
+        score=round(score, 3),
+        actions=", ".join(actions),
+        instruction=THINK if think else ANSWER,
+    )
 
 
 def walkthrough(steps) -> str:

@@ -39,18 +39,31 @@ class T5Agent(Agent):
 
     name = "t5"
 
-    def __init__(self, model, tokenizer, decoding: str = "generate", num_beams: int = 16,
-                 max_source_length: int = 1024, max_target_length: int = 64, fallback_skip: int = 4,
-                 device: str | None = None, model_batch: int | None = None, entities: str = "text",
-                 beam_groups: int = 16, diversity_penalty: float = 0.9) -> None:
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        decoding: str = "generate",
+        num_beams: int = 16,
+        max_source_length: int = 1024,
+        max_target_length: int = 64,
+        fallback_skip: int = 4,
+        device: str | None = None,
+        model_batch: int | None = None,
+        entities: str = "text",
+        beam_groups: int = 16,
+        diversity_penalty: float = 0.9,
+    ) -> None:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
         self.tokenizer = tokenizer
         self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
         if num_beams % self.beam_groups:
-            raise UserError(f"num_beams={num_beams} must be a multiple of beam_groups={beam_groups} "
-                            f"(the original: 16 beams in 16 groups)")
+            raise UserError(
+                f"num_beams={num_beams} must be a multiple of beam_groups={beam_groups} "
+                f"(the original: 16 beams in 16 groups)"
+            )
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = fallback_skip
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
@@ -58,7 +71,7 @@ class T5Agent(Agent):
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
 
     @classmethod
-    def from_config(cls, cfg: DictConfig) -> "T5Agent":
+    def from_config(cls, cfg: DictConfig) -> T5Agent:
         """The policy in `cfg.checkpoint`, playing the game it was trained on (or `+game=NAME`) with the
         module setting it was trained with, decoded as the checkpoint's defaults say unless `cfg` does."""
         if not cfg.checkpoint:
@@ -71,22 +84,45 @@ class T5Agent(Agent):
             raise unknown("decoding", decoding, DECODINGS)
         # actions are short: generating past the longest trained action only lengthens degenerate beams
         max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
-        agent = cls(model, tokenizer, decoding, cfg.num_beams, trained["max_source_length"], max_new, cfg.fallback_skip,
-                    cfg.device, model_batch=cfg.model_batch, entities=representation.name,
-                    beam_groups=cfg.beam_groups, diversity_penalty=cfg.diversity_penalty)
+        agent = cls(
+            model,
+            tokenizer,
+            decoding,
+            cfg.num_beams,
+            trained["max_source_length"],
+            max_new,
+            cfg.fallback_skip,
+            cfg.device,
+            model_batch=cfg.model_batch,
+            entities=representation.name,
+            beam_groups=cfg.beam_groups,
+            diversity_penalty=cfg.diversity_penalty,
+        )
         trained_on = get_game(trained["game"])
         agent.game = get_game(cfg.game.name) if cfg.get("game") else trained_on
         agent.modules, agent.config = trained["variant"] == "modules", agent_config(cfg)
-        agent._run_name = (Path(cfg.checkpoint).name + ("" if agent.game == trained_on else f"-on-{agent.game.name}")
-                           + ("-rank" if decoding == "rank" else ("-beam" if cfg.beam_groups == 1 else "")))
+        agent._run_name = (
+            Path(cfg.checkpoint).name
+            + ("" if agent.game == trained_on else f"-on-{agent.game.name}")
+            + ("-rank" if decoding == "rank" else ("-beam" if cfg.beam_groups == 1 else ""))
+        )
         generate = decoding == "generate"
-        agent._settings = {"checkpoint": str(Path(cfg.checkpoint).resolve()), "fingerprint": run.get("fingerprint"),
-                           "decoding": decoding, "num_beams": cfg.num_beams,
-                           "beam_groups": cfg.beam_groups if generate else None,
-                           "diversity_penalty": cfg.diversity_penalty if generate else None,
-                           "fallback_skip": cfg.fallback_skip, "agent_config": agent.config}
-        agent.trained = {"model": trained["model"]["name"], "epochs": trained["epochs"],
-                         "num_games": trained["num_games"], "entities": representation.name}
+        agent._settings = {
+            "checkpoint": str(Path(cfg.checkpoint).resolve()),
+            "fingerprint": run.get("fingerprint"),
+            "decoding": decoding,
+            "num_beams": cfg.num_beams,
+            "beam_groups": cfg.beam_groups if generate else None,
+            "diversity_penalty": cfg.diversity_penalty if generate else None,
+            "fallback_skip": cfg.fallback_skip,
+            "agent_config": agent.config,
+        }
+        agent.trained = {
+            "model": trained["model"]["name"],
+            "epochs": trained["epochs"],
+            "num_games": trained["num_games"],
+            "entities": representation.name,
+        }
         return agent
 
     @property
@@ -97,8 +133,9 @@ class T5Agent(Agent):
         return self._settings
 
     def _encode(self, sources: list[str]):
-        return self.tokenizer(sources, padding=True, truncation=True, max_length=self.max_source_length,
-                              return_tensors="pt").to(self.device)
+        return self.tokenizer(
+            sources, padding=True, truncation=True, max_length=self.max_source_length, return_tensors="pt"
+        ).to(self.device)
 
     def model_inputs(self, batch: list[Observation]):
         """What the model reads for each episode, and the way back to valid actions (bct.representation)."""
@@ -113,7 +150,7 @@ class T5Agent(Agent):
         decisions: list[Decision | None] = [None] * len(batch)
         start = 0
         while start < len(order):
-            group = order[start:start + self.model_batch]
+            group = order[start : start + self.model_batch]
             try:
                 decided = decide([batch[i] for i in group], [maps[i] for i in group])
             except torch.OutOfMemoryError:
@@ -134,20 +171,32 @@ class T5Agent(Agent):
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:
         enc = self._encode([m.source for m in maps])
         if self.beam_groups > 1:  # the original's diverse beam search
-            hyps = group_beam_search(self.model, enc.input_ids, enc.attention_mask, self.num_beams, self.beam_groups,
-                                     self.diversity_penalty, self.max_target_length)
+            hyps = group_beam_search(
+                self.model,
+                enc.input_ids,
+                enc.attention_mask,
+                self.num_beams,
+                self.beam_groups,
+                self.diversity_penalty,
+                self.max_target_length,
+            )
             out = [tokens for per_input in hyps for tokens, _ in per_input]
         else:
-            out = self.model.generate(**enc, num_beams=self.num_beams, num_return_sequences=self.num_beams,
-                                      max_new_tokens=self.max_target_length, do_sample=False)
+            out = self.model.generate(
+                **enc,
+                num_beams=self.num_beams,
+                num_return_sequences=self.num_beams,
+                max_new_tokens=self.max_target_length,
+                do_sample=False,
+            )
         texts = [t.strip() for t in self.tokenizer.batch_decode(out, skip_special_tokens=True)]
         decisions = []
         for i, (ob, m) in enumerate(zip(batch, maps)):
-            cands = list(dict.fromkeys(texts[i * self.num_beams:(i + 1) * self.num_beams]))
+            cands = list(dict.fromkeys(texts[i * self.num_beams : (i + 1) * self.num_beams]))
             action = next((a for a in map(m.restore, cands) if a is not None), None)
             fallback = action is None
             if fallback:
-                recent = ob.actions[-self.fallback_skip:] if self.fallback_skip else []
+                recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
             decisions.append(Decision(action, cands, {"fallback": fallback}))
         return decisions
@@ -159,8 +208,13 @@ class T5Agent(Agent):
         decisions = []
         for ob, m, s in zip(batch, maps, scores):
             ranked = sorted(zip(s, m.actions, ob.step.valid_actions), key=lambda x: -x[0])
-            decisions.append(Decision(ranked[0][2], [a for _, a, _ in ranked[:self.num_beams]],
-                                      {"scores": [round(x, 4) for x, _, _ in ranked[:self.num_beams]]}))
+            decisions.append(
+                Decision(
+                    ranked[0][2],
+                    [a for _, a, _ in ranked[: self.num_beams]],
+                    {"scores": [round(x, 4) for x, _, _ in ranked[: self.num_beams]]},
+                )
+            )
         return decisions
 
     def score_actions(self, hidden: torch.Tensor, mask: torch.Tensor, actions: list[list[str]]) -> list[list[float]]:
@@ -174,8 +228,9 @@ class T5Agent(Agent):
         model, dec = self.model, self.model.get_decoder()
         n_eps, n_max = len(actions), max(len(a) for a in actions)
         flat = [a for acts in actions for a in acts]
-        ids = self.tokenizer(flat, padding=True, truncation=True, max_length=self.max_target_length,
-                             return_tensors="pt").input_ids.to(self.device)
+        ids = self.tokenizer(
+            flat, padding=True, truncation=True, max_length=self.max_target_length, return_tensors="pt"
+        ).input_ids.to(self.device)
         length = ids.shape[1]
         labels = torch.full((n_eps, n_max, length), self.tokenizer.pad_token_id, dtype=ids.dtype, device=self.device)
         rows = torch.tensor([(e, j) for e, acts in enumerate(actions) for j in range(len(acts))], device=self.device)
@@ -190,15 +245,16 @@ class T5Agent(Agent):
         position_bias = None
         for block in dec.block:
             x, position_bias, _ = block.layer[0](x, attention_mask=causal, position_bias=position_bias)
-            y, _, _ = block.layer[1](x.view(n_eps, n_max * length, -1), key_value_states=hidden,
-                                     attention_mask=cross_mask)
+            y, _, _ = block.layer[1](
+                x.view(n_eps, n_max * length, -1), key_value_states=hidden, attention_mask=cross_mask
+            )
             x = block.layer[-1](y.view(n_eps * n_max, length, -1))
         x = dec.final_layer_norm(x)
         if getattr(model.config, "scale_decoder_outputs", model.config.tie_word_embeddings):
-            x = x * (model.model_dim ** -0.5)
+            x = x * (model.model_dim**-0.5)
         logp = torch.log_softmax(model.lm_head(x).float(), -1)
         target = labels.view(n_eps * n_max, length)
         real = target != self.tokenizer.pad_token_id
         token_logp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * real
         mean = (token_logp.sum(-1) / real.sum(-1).clamp(min=1)).view(n_eps, n_max)
-        return [mean[e, :len(acts)].tolist() for e, acts in enumerate(actions)]
+        return [mean[e, : len(acts)].tolist() for e, acts in enumerate(actions)]

@@ -20,8 +20,12 @@ PROBLEMS = {
 
 PROBLEM_WORDS = tuple(pattern[0]["LOWER"] for pattern, _ in PROBLEMS.values())
 
-VERBS = {"add": "adding {a} and {b}", "sub": "subtracting {b} from {a}",
-         "mul": "multiplying {a} and {b}", "div": "dividing {a} by {b}"}
+VERBS = {
+    "add": "adding {a} and {b}",
+    "sub": "subtracting {b} from {a}",
+    "mul": "multiplying {a} and {b}",
+    "div": "dividing {a} by {b}",
+}
 
 
 @functools.lru_cache(maxsize=1 << 16)

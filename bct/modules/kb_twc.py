@@ -52,7 +52,7 @@ class KnowledgeBaseTWC(Module):
         return [f"query {name}" for name in self.in_view]
 
     def run(self, action: str) -> str:
-        obj = action.strip()[len("query"):].strip()
+        obj = action.strip()[len("query") :].strip()
         if not obj:
             return self.bad_usage("Which object?")
         if obj.lower() not in self.seen:  # only what the agent has seen: no peeking at the whole object list

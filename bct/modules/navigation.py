@@ -7,6 +7,7 @@ from collections import deque
 from bct import text
 from bct.modules.base import Module, quote
 
+
 class Navigation(Module):
     name = "navigation"
     verbs = ("next step to",)
@@ -62,7 +63,7 @@ class Navigation(Module):
         return None
 
     def run(self, action: str) -> str:
-        goal = action.strip()[len("next step to"):].strip().lower()
+        goal = action.strip()[len("next step to") :].strip().lower()
         goal = goal[4:] if goal.startswith("the ") else goal
         if not goal:
             return self.bad_usage("Which room?")
@@ -77,8 +78,10 @@ class Navigation(Module):
         if path is None:
             return f"I don't know a way from the {self.here} to the {goal} yet; read the map first."
         self.last_path = path
-        return (f"The next location to go to is the {path[1]}. "
-                f"The full path from the {self.here} to the {goal} is: {', '.join(path)}.") + self.hint(path[1])
+        return (
+            f"The next location to go to is the {path[1]}. "
+            f"The full path from the {self.here} to the {goal} is: {', '.join(path)}."
+        ) + self.hint(path[1])
 
     def hint(self, room: str) -> str:
         """Extra words after the answer (none: the paper's navigator; see navigation_directions)."""

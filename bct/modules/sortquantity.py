@@ -29,12 +29,14 @@ def quantity(amount: float, unit: str | None) -> pint.Quantity | None:
 
 @functools.cache
 def _matcher():
-    return text.matcher({
-        # "25g of oak", "4 m of cedar"
-        "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
-        # "40 oranges", "1 apple"
-        "count": [[{"LIKE_NUM": True}, WORD]],
-    })
+    return text.matcher(
+        {
+            # "25g of oak", "4 m of cedar"
+            "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
+            # "40 oranges", "1 apple"
+            "count": [[{"LIKE_NUM": True}, WORD]],
+        }
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
