@@ -7,9 +7,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from omegaconf import OmegaConf
+
 from bct.errors import exits_cleanly, unknown
 
 CONF = Path(__file__).resolve().parent / "conf"  # shipped inside the package; ./conf links here
+
+# ${if:COND,A,B} in a config: A where COND is true, else B (e.g. a preset's default that depends on
+# `modules`: entities: ${if:${modules},placeholders,names}).
+OmegaConf.register_new_resolver("if", lambda cond, a, b: a if cond else b, replace=True)
 
 
 def choices(group: str) -> list[str]:

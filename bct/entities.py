@@ -75,11 +75,12 @@ def normalize(action: str) -> str:
 class EntityMap:
     """One prompt's mapping from names and numbers to placeholders (see the module docstring).
 
-    `source` and `actions` are the abstract prompt and valid actions; `rewrite` applies the same
+    `numbers=False` leaves numbers as written (names only). `source` and `actions` are the abstract
+    prompt and valid actions; `rewrite` applies the same
     assignment to other text (a target); `restore` maps an abstract action back to its valid action.
     """
 
-    def __init__(self, source: str, valid_actions: list[str]):
+    def __init__(self, source: str, valid_actions: list[str], numbers: bool = True):
         names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
         pact = _PACT.search(source)
         if pact:
@@ -87,7 +88,8 @@ class EntityMap:
         names |= {n.lower().strip() for n in text.names(source)}
         names = sorted((n for n in names if n and not re.fullmatch(NUMBER, n)), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
-        alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
+        if numbers:  # else numbers stay as written, for a model that must read them itself
+            alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
         self._pattern = re.compile("|".join(alternatives), re.I)
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}

@@ -1,4 +1,4 @@
-"""What a model reads of a prompt: one object per representation (`entities=text|placeholders`).
+"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names`).
 
 A representation owns its name, the tokens it adds to a tokenizer (scratch and hub alike), the
 rule it numbers prompts by (recorded in each checkpoint and checked when one is loaded) and the
@@ -9,7 +9,7 @@ representation is one class here and one entry in REPRESENTATIONS.
 
 from __future__ import annotations
 
-from bct.entities import PLACEHOLDERS, EntityMap
+from bct.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap
 from bct.errors import UserError, unknown
 
 
@@ -69,7 +69,19 @@ class Placeholders(Representation):
     mapping = EntityMap
 
 
-REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders())}
+class Names(Placeholders):
+    """Names as `<e1>`, ..., numbers as written: what a model needs to solve a game without modules
+    (divide 22 by 11, compare 25g with 3kg) while it still cannot be lost on a name it never saw.
+    The scratch presets' default for `modules=false`."""
+
+    name = "names"
+    tokens = tuple(ENTITY_TOKENS)
+
+    def map(self, source: str, valid_actions: list[str]):
+        return EntityMap(source, valid_actions, numbers=False)
+
+
+REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names())}
 
 
 def get_representation(name: str) -> Representation:
