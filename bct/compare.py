@@ -14,7 +14,7 @@ from pathlib import Path
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
 from bct.games import PAPER_GAMES
-from bct.report import collect
+from bct.report import collect, invalid_share
 
 # Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
 PUBLISHED = {
@@ -82,13 +82,22 @@ def label(row: dict) -> str:
         name = "LLM " + run[len("llm-") :].replace(f"-{row['game']}-{row['variant']}", "")
     else:
         name = row["agent"].capitalize()
-    return name + ("+mod" if row["variant"] == "modules" else "")
+    name += "+mod" if row["variant"] == "modules" else ""
+    share = invalid_share(row)
+    if share is not None:  # an LLM row says how many of its actions the model named, not the fallback
+        name += f" [{share:.0%} invalid replies" + ("; mostly the fallback's actions]" if share > 0.5 else "]")
+    return name
 
 
 def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
     ours: dict[str, dict[str, tuple[float, float]]] = {}
     for row in collect(results_dir, fold):
-        game, name = VARIANT_GAMES.get(row["game"], (row["game"], ""))
+        params = row.get("game_params")
+        if params:  # a variant set from the command line: its preset's column, its parameters on the row
+            game = row["settings"].get("game_preset", row["game"])
+            name = " [" + " ".join(f"{k}={v}" for k, v in params.items()) + "]"
+        else:
+            game, name = VARIANT_GAMES.get(row["game"], (row["game"], ""))
         if game in PAPER_GAMES and row.get("avg_score") is not None:
             ours.setdefault(label(row) + name, {})[game] = (row["avg_score"], row["avg_env_steps"])
     return sorted(ours), ours

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 
-from bct.errors import exits_cleanly, unknown
+from bct.errors import UserError, exits_cleanly, unknown
 
 CONF = Path(__file__).resolve().parent / "conf"  # shipped inside the package; ./conf links here
 
@@ -36,6 +36,18 @@ def check_overrides(argv: list[str]) -> None:
             for value in m.group(2).split(","):
                 if value not in choices(m.group(1)):
                     raise unknown(names[m.group(1)], value, choices(m.group(1)))
+    games = [m.group(1) for a in argv if (m := re.match(r"^\+{0,2}game=([\w-]+)$", a))]
+    for arg in argv:  # game.params.NAME=...: a parameter the game's TWX generator takes
+        m = re.match(r"^\+{0,2}game\.params\.(\w+)=", arg)
+        if m and games:
+            from bct.games import PARAMS, get_game
+
+            game = get_game(games[0])
+            if m.group(1) not in PARAMS[game.twx_name]:
+                accepted = ", ".join(f"{k} ({lo}-{hi})" for k, (lo, hi) in PARAMS[game.twx_name].items())
+                raise UserError(
+                    f"game.params.{m.group(1)}: {game.name} has no such parameter; it accepts {accepted or 'none'}"
+                )
 
 
 def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:

@@ -77,7 +77,16 @@ class ModularEnv:
 
     def reset(self, seed: int, fold: str = "train", gold: bool = True) -> Step:
         check_fold(fold)
-        obs, infos = self.twx.reset(seed=seed, gameFold=fold, generateGoldPath=gold)
+        try:
+            obs, infos = self.twx.reset(seed=seed, gameFold=fold, generateGoldPath=gold)
+        except Exception as e:  # TWX refuses some parameter pairs per game (15 rooms cannot lie 8 apart)
+            found = re.search(r"ERROR: ([^\n]+)", str(e))
+            if not found:
+                raise
+            raise UserError(
+                f"TextWorldExpress cannot make {self.game.name} ({self.game.params or 'defaults'}), "
+                f"{fold} seed {seed}: {found.group(1).strip()}; choose other game.params"
+            ) from None
         for m in self.modules:
             m.reset()
         return self._from_game(obs, infos, action=None)

@@ -35,7 +35,7 @@ def evaluation_settings(cfg: DictConfig, agent: Agent) -> dict:
     """What defines an evaluation (a results folder holds one set, so reruns resume it)."""
     return {
         "agent": agent.name,
-        "game": agent.game.name,
+        **agent.game.record(),
         "variant": variant_name(agent.modules),
         "fold": cfg.fold,
         "step_limit": cfg.step_limit,
@@ -79,6 +79,8 @@ def summarize(
     )
     return {
         **{k: settings.get(k) for k in ("game", "variant", "fold", "agent", "checkpoint")},
+        **({"game_params": settings["game_params"]} if "game_params" in settings else {}),
+        "step_limit": settings["step_limit"],
         "num_variations": n,
         "complete": n == num_variations,
         "avg_score": mean("score"),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from bct.errors import UserError, unknown
 
@@ -14,13 +15,69 @@ VARIANTS = ("modules", "nomodules")
 _TWC_PARAMS = "numLocations={rooms},numItemsToPutAway={items},includeDoors=0,limitInventorySize=0"
 
 
+# The parameters each TWX game accepts, with the range its generator allows (`game.params.NAME=VALUE`
+# sets one on top of a preset). Some pairs are refused per game: 15 rooms cannot lie 8 apart.
+PARAMS: dict[str, dict[str, tuple[int, int]]] = {
+    "mapreader": {
+        "numLocations": (2, 50),
+        "maxDistanceApart": (1, 8),
+        "maxDistractorItemsPerLocation": (0, 3),
+        "includeDoors": (0, 1),
+        "limitInventorySize": (0, 1),
+    },
+    "twc": {"numLocations": (1, 3), "numItemsToPutAway": (1, 4), "includeDoors": (0, 1), "limitInventorySize": (0, 1)},
+    "arithmetic": {},
+    "sorting": {},
+}
+
+
 @dataclass(frozen=True)
 class Game:
-    name: str  # our name
+    name: str  # our name (a variant's: its preset's, then each parameter it changes, e.g. mapreader-numLocations30)
     twx_name: str  # TextWorldExpress gameName
     params: str  # TextWorldExpress gameParams
     module: str  # the symbolic module this game is played with
     family: str  # which gold-path injection rule applies (twc-medium plays like twc)
+    preset: str = ""  # a variant's registry entry ("" for an entry itself)
+    overrides: tuple[tuple[str, int], ...] = ()  # what a variant sets on top of its preset
+
+    @property
+    def param_values(self) -> dict[str, int]:
+        return {k: int(v) for k, v in (p.split("=") for p in self.params.split(",") if p)}
+
+    def with_params(self, params: Mapping[str, int | None]) -> Game:
+        """This game with TWX parameters set on top (None: as the preset has it). Every parameter that
+        differs is part of the variant's name, so that a variant never shares a folder with another."""
+        accepted = PARAMS[self.twx_name]
+        given = {k: v for k, v in params.items() if v is not None}
+        for k, v in given.items():
+            if k not in accepted:
+                raise UserError(
+                    f"game.params.{k}: {self.name} has no such parameter; it accepts {', '.join(accepted) or 'none'}"
+                )
+            lo, hi = accepted[k]
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise UserError(f"game.params.{k}={v}: {self.twx_name} accepts a whole number from {lo} to {hi}")
+        base = self.param_values
+        changed = {k: v for k, v in sorted(given.items()) if base.get(k) != v}
+        if not changed:
+            return self
+        merged = {**base, **changed}
+        return replace(
+            self,
+            name=self.name + "".join(f"-{k}{v}" for k, v in changed.items()),
+            params=",".join(f"{k}={v}" for k, v in merged.items()),
+            preset=self.preset or self.name,
+            overrides=tuple({**dict(self.overrides), **changed}.items()),
+        )
+
+    def record(self) -> dict:
+        """What settings, manifests and results say of the game: its name and, for a variant, its preset
+        and parameters (read back by `from_record`)."""
+        return {
+            "game": self.name,
+            **({"game_preset": self.preset, "game_params": dict(self.overrides)} if self.preset else {}),
+        }
 
 
 GAMES: dict[str, Game] = {
@@ -52,7 +109,9 @@ def register_configs() -> None:
 
     cs = ConfigStore.instance()
     for name in [*GAMES, *ALIASES]:
-        cs.store(group="game", name=name, node={"name": ALIASES.get(name, name)})  # an alias names its game
+        game = GAMES[ALIASES.get(name, name)]  # an alias names its game
+        params = {k: game.param_values.get(k) for k in PARAMS[game.twx_name]}  # null: TWX's default
+        cs.store(group="game", name=name, node={"name": game.name, "params": params})
 
 
 register_configs()
@@ -63,6 +122,23 @@ def get_game(name: str) -> Game:
     if key not in GAMES:
         raise unknown("game", name, [*GAMES, *ALIASES])
     return GAMES[key]
+
+
+def as_game(game: str | Game) -> Game:
+    return game if isinstance(game, Game) else get_game(game)
+
+
+def game_of(cfg) -> Game:
+    """The game a config's `+game=NAME` (and `game.params.*`) names."""
+    params = cfg.game.get("params") or {}
+    return get_game(cfg.game.name).with_params(dict(params))
+
+
+def from_record(record: dict) -> Game:
+    """The game that `Game.record()` wrote into settings, a manifest or results."""
+    if record.get("game_preset"):
+        return get_game(record["game_preset"]).with_params(record.get("game_params", {}))
+    return get_game(record["game"])
 
 
 def check_fold(fold: str) -> str:

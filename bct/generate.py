@@ -16,7 +16,7 @@ from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
 from bct.files import write_atomic, write_jsonl
-from bct.games import check_choices, check_fold, check_variant, fold_seeds, get_game
+from bct.games import as_game, check_choices, check_fold, check_variant, fold_seeds, game_of, get_game
 from bct.gold import play_gold
 from bct.schema import GenerateSchema, validate
 
@@ -33,8 +33,9 @@ def generate(
     progress: bool = True,
     config: dict | None = None,
 ) -> dict:
-    """Write `out_dir/<game>/<variant>/<fold>.jsonl` and update `out_dir/manifest.json`; return the manifest."""
-    games = [get_game(g).name for g in check_choices("game", games, get_game)]
+    """Write `out_dir/<game>/<variant>/<fold>.jsonl` and update `out_dir/manifest.json`; return the manifest.
+    `games` are registry names or Game objects (variants with their own parameters)."""
+    games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
     variants = check_choices("variant", variants, check_variant)
     folds = check_choices("fold", folds, check_fold)
     seeds_of = {fold: fold_seeds(fold, int(num_games), "games", "num_games") for fold in folds}
@@ -62,7 +63,7 @@ def generate(
                     jobs.append((game, variant, fold, rel))
     bar = tqdm(total=len(jobs) * int(num_games), unit="episode", disable=not progress, desc="generate")
     for game in dict.fromkeys(j[0] for j in jobs):
-        g = get_game(game)
+        g = games[game]
         for variant in dict.fromkeys(j[1] for j in jobs if j[0] == game):
             with ModularEnv.of(g, variant == "modules") as env:
                 for _, _, fold, rel in [j for j in jobs if j[:2] == (game, variant)]:
@@ -78,7 +79,7 @@ def generate(
                         bar.update()
                     write_jsonl(out_dir / rel, rows)
                     manifest["files"][rel] = {
-                        "game": game,
+                        **g.record(),
                         "variant": variant,
                         "fold": fold,
                         "episodes": len(seeds) - len(failed),
@@ -109,8 +110,9 @@ def cfg_list(values, canonical=None) -> list[str]:
 def main(cfg: DictConfig) -> None:
     cfg = validate(cfg, GenerateSchema)
     start = time.time()
+    games = [game_of(cfg)] if cfg.get("game") else cfg_list(cfg.games, get_game)  # +game=NAME game.params.*
     manifest = generate(
-        cfg.games,
+        games,
         cfg.variants,
         cfg.folds,
         cfg.num_games,
@@ -124,7 +126,7 @@ def main(cfg: DictConfig) -> None:
     kept = len(
         {
             data_path(".", g, v, f).as_posix().removeprefix("./")
-            for g in cfg_list(cfg.games, get_game)
+            for g in [as_game(x).name for x in games]
             for v in cfg_list(cfg.variants)
             for f in cfg_list(cfg.folds)
         }

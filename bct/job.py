@@ -20,7 +20,7 @@ from bct.config import CONF, entry
 from bct.errors import exits_cleanly
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
-from bct.games import variant_name
+from bct.games import game_of, variant_name
 from bct.runs import RUN_RECORD
 from bct.train import process_state, train
 
@@ -51,7 +51,7 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
     game = cfg.get("game")
     record = {
         "status": "running",
-        "game": game.name if game else None,
+        "game": game_of(cfg).name if game else None,
         "variant": variant_name(cfg.modules),
         "model": cfg.model.name,
         "epochs": cfg.epochs,

@@ -44,11 +44,22 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
     return rows
 
 
+def invalid_share(row: dict) -> float | None:
+    """For an LLM row: the share of its replies that named no valid action (the closest valid action
+    was then played for it); None for other agents."""
+    if row.get("agent") != "llm":
+        return None
+    replies = (row.get("avg_steps") or 0) * row.get("num_variations", 0)
+    return row.get("agent_stats", {}).get("invalid_replies", 0) / replies if replies else 0.0
+
+
 def table(rows: list[dict], title: str = "Evaluation results") -> Table:
     t = Table(title=title)
-    for col in ("run", "agent", "game", "variant", "fold", "n", "score", "steps", "env", "module"):
-        t.add_column(col, justify="right" if col in ("n", "score", "steps", "env", "module") else "left")
+    numbers = ("n", "score", "steps", "env", "module", "invalid")
+    for col in ("run", "agent", "game", "variant", "fold", *numbers):
+        t.add_column(col, justify="right" if col in numbers else "left")
     for r in rows:
+        share = invalid_share(r)  # LLM rows: replies that named no valid action; * when most did
         t.add_row(
             r["run"],
             r["agent"],
@@ -60,7 +71,10 @@ def table(rows: list[dict], title: str = "Evaluation results") -> Table:
             f"{r['avg_steps']:.1f}",
             f"{r['avg_env_steps']:.1f}",
             f"{r['avg_module_steps']:.1f}",
+            "" if share is None else f"{share:.0%}" + (" *" if share > 0.5 else ""),
         )
+    if any((invalid_share(r) or 0) > 0.5 for r in rows):
+        t.caption = "* most actions came from the closest-valid-action fallback, not from the model's replies"
     return t
 
 

@@ -16,7 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from bct.errors import UserError
 from bct.files import read_json, read_record
-from bct.games import get_game, variant_name
+from bct.games import game_of, variant_name
 from bct.representation import get_representation
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def set_aside(folder: Path, tag: str) -> Path:
 def train_settings(cfg: DictConfig) -> dict:
     """What defines a training run (the checkpoint folder's identity)."""
     values = {
-        "game": get_game(cfg.game.name).name,
+        **game_of(cfg).record(),
         "variant": variant_name(cfg.modules),
         "model": OmegaConf.to_container(cfg.model, resolve=True),
         "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {},

@@ -88,6 +88,7 @@ class EvaluateSchema(PlaySchema):
 
 
 class GenerateSchema(Strict):
+    game: Any = None  # +game=NAME [game.params.*]: that game alone, instead of `games`
     games: Any
     variants: Any
     folds: Any

@@ -18,6 +18,7 @@ from bct.config import choices
 from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.errors import UserError
 from bct.files import write_json
+from bct.games import Game, game_of
 from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.representation import get_representation
@@ -29,16 +30,20 @@ from bct.threads import set_threads
 log = logging.getLogger(__name__)
 
 
-def training_data(cfg: DictConfig, game: str, variant: str, representation):
+def training_data(cfg: DictConfig, game: Game, variant: str, representation):
     """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
     from bct.generate import generate
 
-    path = data_path(cfg.data_dir, game, variant, "train")
-    entry = read_manifest(cfg.data_dir)["files"].get(f"{game}/{variant}/train.jsonl", {})
+    path = data_path(cfg.data_dir, game.name, variant, "train")
+    entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{variant}/train.jsonl", {})
     made = entry.get("settings", {})
     if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
         log.info(
-            "no training data for %s/%s with %d games in %s: generating it", game, variant, cfg.num_games, cfg.data_dir
+            "no training data for %s/%s with %d games in %s: generating it",
+            game.name,
+            variant,
+            cfg.num_games,
+            cfg.data_dir,
         )
         generate(
             [game],
@@ -185,7 +190,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = training_data(cfg, settings["game"], settings["variant"], representation)
+        data = training_data(cfg, game_of(cfg), settings["variant"], representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)

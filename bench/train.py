@@ -17,6 +17,7 @@ from hydra import compose, initialize_config_dir
 from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 from bct.config import CONF
+from bct.games import game_of
 from bct.representation import get_representation
 from bct.train import encode, scratch_model, training_data
 
@@ -58,7 +59,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, initialize_config_dir(str(CONF), version_base="1.3"):
         cfg = compose("train", overrides=[f"+game={args.game}", f"model={args.model}", "progress=false"])
         rep = get_representation(cfg.entities)
-        data = training_data(cfg, cfg.game.name, "modules", rep)
+        data = training_data(cfg, game_of(cfg), "modules", rep)
         data = data.select(range(min(args.examples, len(data))))
         _, tokenizer = scratch_model(cfg, data, Path(tmp), rep)
         encoded = encode(data, tokenizer, cfg)

@@ -73,3 +73,33 @@ def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, co
 )
 def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
     one_line(cli(module, *args), says)
+
+
+def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
+    from bct.compare import table
+
+    def write(run, invalid):
+        row = {
+            "game": "twc",
+            "variant": "modules",
+            "fold": "test",
+            "agent": "llm",
+            "checkpoint": None,
+            "num_variations": 6,
+            "avg_score": 0.83,
+            "avg_steps": 19.5,
+            "avg_env_steps": 19.5,
+            "avg_module_steps": 0,
+            "settings": {},
+            "agent_stats": {"invalid_replies": invalid},
+        }
+        (tmp_path / run / "test").mkdir(parents=True)
+        (tmp_path / run / "test" / "results.json").write_text(json.dumps(row))
+
+    write("llm-gemma-twc-modules", 117)  # every reply: the fallback played
+    write("llm-gpt-twc-modules", 3)
+    _, rows = table(tmp_path, "test")
+    assert "LLM gemma+mod [100% invalid replies; mostly the fallback's actions]" in rows
+    assert "LLM gpt+mod [3% invalid replies]" in rows
+    r = cli("bct.report", str(tmp_path))
+    assert r.returncode == 0 and "100% *" in r.stdout and "most actions came from the closest-valid-action" in r.stdout

@@ -8,7 +8,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from bct.env import Step
 from bct.errors import UserError
-from bct.games import Game, get_game, variant_name
+from bct.games import Game, game_of, variant_name
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Agent:
         if not cfg.get("game"):
             raise UserError(f"agent={cls.name} needs a game: python -m bct.evaluate agent={cls.name} +game=twc")
         agent = cls.build(cfg)
-        agent.game, agent.modules, agent.config = get_game(cfg.game.name), bool(cfg.modules), agent_config(cfg)
+        agent.game, agent.modules, agent.config = game_of(cfg), bool(cfg.modules), agent_config(cfg)
         return agent
 
     @classmethod

@@ -11,7 +11,7 @@ from omegaconf import DictConfig
 from bct.agents.base import Agent, Decision, Observation, agent_config, closest_valid
 from bct.decoding import group_beam_search
 from bct.errors import UserError, unknown
-from bct.games import get_game
+from bct.games import from_record, game_of
 from bct.model import load_checkpoint
 from bct.representation import get_representation, of_checkpoint
 
@@ -98,8 +98,8 @@ class T5Agent(Agent):
             beam_groups=cfg.beam_groups,
             diversity_penalty=cfg.diversity_penalty,
         )
-        trained_on = get_game(trained["game"])
-        agent.game = get_game(cfg.game.name) if cfg.get("game") else trained_on
+        trained_on = from_record(trained)
+        agent.game = game_of(cfg) if cfg.get("game") else trained_on
         agent.modules, agent.config = trained["variant"] == "modules", agent_config(cfg)
         agent._run_name = (
             Path(cfg.checkpoint).name

@@ -1,0 +1,99 @@
+"""Game variants from the command line (TWX parameters on top of a preset), end to end, and the
+no-module representation that leaves the numbers readable."""
+
+import json
+
+import pytest
+
+from bct.agents import OracleAgent
+from bct.errors import UserError
+from bct.games import from_record, get_game
+from bct.generalize import main as generalize
+from bct.report import collect
+from bct.rollout import rollout
+from bct.train import train
+
+
+@pytest.mark.parametrize(
+    "preset, params, n",
+    [("mapreader", {"numLocations": 30, "maxDistanceApart": 8}, 20), ("twc", {"numLocations": 3}, 10)],
+)
+def test_gold_paths_with_module_calls_score_one_on_variants(preset, params, n):
+    game = get_game(preset).with_params(params)
+    results = rollout(OracleAgent(), game, "test", range(20000, 20000 + n), True, batch_size=5, step_limit=100)
+    assert len(results) == n and all(r.score == 1.0 and r.module_steps > 0 for r in results)
+
+
+def test_a_variant_is_named_by_what_it_changes_and_read_back_from_its_record():
+    game = get_game("mapreader").with_params({"numLocations": 30, "maxDistanceApart": 8, "includeDoors": None})
+    assert game.name == "mapreader-maxDistanceApart8-numLocations30" and game.preset == "mapreader"
+    assert "numLocations=30" in game.params and from_record(game.record()) == game
+    assert get_game("twc").with_params({"numLocations": 1}) == get_game("twc")  # the preset's own value: no variant
+    with pytest.raises(UserError, match="mapreader accepts a whole number from 2 to 50"):
+        get_game("mapreader").with_params({"numLocations": 80})
+
+
+def test_an_unknown_parameter_is_one_line(cli, one_line):
+    line = one_line(
+        cli("bct.evaluate", "agent=oracle", "+game=mapreader", "game.params.rooms=30"),
+        "game.params.rooms: mapreader has no such parameter",
+    )
+    assert "numLocations (2-50)" in line
+
+
+def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(train_config, eval_config, tmp_path):
+    variant = ["+game=twc", "game.params.numLocations=2"]
+    run = train(train_config(*variant, "model=t5-tiny-scratch", "epochs=1", "num_games=2"))
+    assert run.name.startswith("twc-numLocations2-modules-")
+    assert (tmp_path / "data" / "twc-numLocations2" / "modules" / "train.jsonl").exists()
+    manifest = json.loads((tmp_path / "data" / "manifest.json").read_text())
+    assert manifest["files"]["twc-numLocations2/modules/train.jsonl"]["game_params"] == {"numLocations": 2}
+    settings = json.loads((run / "bct_config.json").read_text())["settings"]
+    assert (settings["game_preset"], settings["game_params"]) == ("twc", {"numLocations": 2})
+    preset_run = train(train_config("+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"))
+    assert preset_run != run  # a variant never shares a folder with its preset
+
+    from bct.evaluate import evaluate
+
+    out = evaluate(eval_config(f"checkpoint={run}", "num_variations=2", "batch_size=2"))  # plays what it learned
+    results = json.loads((out / "results.json").read_text())
+    assert results["game"] == "twc-numLocations2" and results["game_params"] == {"numLocations": 2}
+    assert [r["game"] for r in collect(tmp_path / "results")] == ["twc-numLocations2"]
+
+    generalize(
+        [
+            "--checkpoints",
+            str(run),
+            str(preset_run),
+            "--games",
+            "twc",
+            "twc numLocations=2 step_limit=20",
+            "--fold",
+            "dev",
+            "--num-variations",
+            "2",
+            "--results-dir",
+            str(tmp_path / "gen"),
+            "--threads",
+            "1",
+        ]
+    )
+    table = (tmp_path / "gen" / "generalization.md").read_text()
+    assert "| twc-numLocations2 (modules) |" in table and "| twc (modules) |" in table
+    assert "twc-numLocations2 (limit 20)" in table and "twc (limit 50)" in table
+    assert (tmp_path / "gen" / "generalization.png").stat().st_size > 3000
+
+
+def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
+    run = train(train_config("+game=arithmetic", "modules=false", "model=t5-tiny-scratch", "epochs=1", "num_games=2"))
+    settings = json.loads((run / "bct_config.json").read_text())["settings"]
+    assert settings["entities"] == "names" and settings["variant"] == "nomodules"
+
+    from bct.evaluate import evaluate
+
+    out = evaluate(eval_config(f"checkpoint={run}", "num_variations=1", "step_limit=3"))
+    history = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+    first = history[0]  # the room's items with their quantities ("8 <e6>, and 506 <e7>"), numbers as written
+    numbers = {w.strip(".,") for w in first["prompt"].split() if w.strip(".,").isdigit()}
+    assert numbers and all(f" {n} " in first["model_input"] for n in numbers)
+    assert "<n1>" not in first["model_input"] and "<e1>" in first["model_input"]
