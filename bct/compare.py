@@ -91,6 +91,7 @@ def label(row: dict) -> str:
 
 def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
     ours: dict[str, dict[str, tuple[float, float]]] = {}
+    placed = []  # (row label, column, row)
     for row in collect(results_dir, fold):
         params = row.get("game_params")
         if params:  # a variant set from the command line: its preset's column, its parameters on the row
@@ -99,7 +100,14 @@ def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict
         else:
             game, name = VARIANT_GAMES.get(row["game"], (row["game"], ""))
         if game in PAPER_GAMES and row.get("avg_score") is not None:
-            ours.setdefault(label(row) + name, {})[game] = (row["avg_score"], row["avg_env_steps"])
+            placed.append((label(row) + name, game, row))
+    runs: dict[tuple[str, str], set] = {}
+    for name, game, row in placed:
+        runs.setdefault((name, game), set()).add(row["path"])
+    for name, game, row in placed:  # two runs that would share a cell (e.g. differing in lr or seed) keep apart
+        if len(runs[(name, game)]) > 1:
+            name += f" ({row['run']})"
+        ours.setdefault(name, {})[game] = (row["avg_score"], row["avg_env_steps"])
     return sorted(ours), ours
 
 

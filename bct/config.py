@@ -27,8 +27,38 @@ def choices(group: str) -> list[str]:
     return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
 
 
+SECRET_KEY = re.compile(r"(token|api_?key|secret|password|passwd)$", re.I)
+
+
+def check_secrets(argv: list[str]) -> None:
+    """Refuse a secret on the command line before Hydra saves the overrides into its output folder:
+    tokens and keys come from the environment only, and URLs carry no credentials."""
+    for arg in argv:
+        key, eq, value = arg.lstrip("+~").partition("=")
+        if not eq:
+            continue
+        leaf = key.rsplit(".", 1)[-1]
+        if SECRET_KEY.search(leaf):
+            raise UserError(
+                f"{key}: bct takes secrets from the environment only, never from the command line "
+                f"(it would be saved with the run): export HF_TOKEN=... for the hub, or set the key in a "
+                f"variable named by agent.api_key_env"
+            )
+        if leaf == "api_key_env" and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise UserError(
+                "agent.api_key_env must name an environment variable (e.g. OPENAI_API_KEY) that holds "
+                "the key, not the key itself"
+            )
+        if re.search(r"://[^/@\s]+@", value):
+            raise UserError(
+                f"{key}: the URL carries credentials; give the key through the environment "
+                f"(agent.api_key_env) and the URL without them"
+            )
+
+
 def check_overrides(argv: list[str]) -> None:
     """Name unknown games, model presets and agents in one line, before Hydra's longer message."""
+    check_secrets(argv)
     names = {"game": "game", "model": "model preset", "agent": "agent"}
     for arg in argv:
         m = re.match(r"^\+{0,2}(game|model|agent)=(.*)$", arg)

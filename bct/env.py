@@ -135,6 +135,17 @@ class ModularEnv:
     def _valid(self, env_actions: list[str]) -> list[str]:
         return env_actions + [c for m in self.modules for c in m.commands()]
 
+    def kill(self) -> None:
+        """End a JVM that died or hangs, without waiting for it to answer."""
+        try:
+            self.twx._gateway.java_process.kill()
+        except Exception:
+            pass
+        try:
+            self.twx._gateway.shutdown()
+        except Exception:
+            pass
+
     def close(self) -> None:
         self.twx.close()
         try:  # let the JVM exit, so that TWX's own clean-up at garbage collection finds nothing to do

@@ -17,7 +17,7 @@ from bct.errors import exits_cleanly, unknown
 from bct.files import write_json, write_jsonl
 from bct.games import fold_seeds, variant_name
 from bct.rollout import EpisodeResult, rollout, start_envs
-from bct.runs import check_same, differing, previous_settings, set_aside
+from bct.runs import FolderLock, check_same, differing, digest, previous_settings, set_aside
 from bct.schema import EvaluateSchema, validate
 from bct.threads import set_threads
 
@@ -52,25 +52,38 @@ def read_histories(path: Path) -> list[dict]:
     a whole episode record (damaged, edited), is dropped from the file, so its variation is played again."""
     if not path.exists():
         return []
-    episodes, dropped = [], 0
+    episodes, dropped, seen = [], 0, set()
     for line in path.read_text(errors="replace").splitlines():
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
             record = None
         if isinstance(record, dict) and all(k in record for k in EPISODE_FIELDS):
+            if record.get("stop") == "failed":
+                continue  # kept in the log; its variation is played again
+            if record["seed"] in seen:
+                dropped += 1  # a variation recorded twice: the first stands
+                continue
+            seen.add(record["seed"])
             episodes.append(record)
         elif line.strip():
             dropped += 1
     if dropped:
-        log.warning("%s: %d damaged line(s) dropped; those variations are played again", path, dropped)
+        log.warning("%s: %d damaged or repeated line(s) dropped; damaged ones are played again", path, dropped)
         write_jsonl(path, episodes)
     return episodes
 
 
 def summarize(
-    settings: dict, episodes: list[dict], num_variations: int, agent_stats: dict, trained: dict | None = None
+    settings: dict,
+    episodes: list[dict],
+    num_variations: int,
+    agent_stats: dict,
+    trained: dict | None = None,
+    failed: list[dict] = (),
 ) -> dict:
+    """results.json: averages over the episodes that ran to an end; failed ones are counted apart (a
+    rerun plays them again)."""
     n = len(episodes)
     mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
     per_variation = sorted(
@@ -83,6 +96,8 @@ def summarize(
         "step_limit": settings["step_limit"],
         "num_variations": n,
         "complete": n == num_variations,
+        "num_failed": len(failed),
+        "failed": [{"seed": e["seed"], "error": e["error"]} for e in failed],
         "avg_score": mean("score"),
         "avg_steps": mean("steps"),
         "avg_env_steps": mean("env_steps"),
@@ -95,14 +110,34 @@ def summarize(
     }
 
 
+def results_folder(cfg: DictConfig, agent: Agent, settings: dict) -> Path:
+    """`<results_dir>/<agent's run name>/<fold>-<digest of every setting that changes the outcome>`: two
+    evaluations that differ in anything (step_limit, beams, ...) never share a folder. The weights'
+    fingerprint is left out: results of earlier weights of a checkpoint are set aside in place."""
+    return (
+        Path(cfg.results_dir)
+        / agent.run_name
+        / f"{cfg.fold}-{digest({k: v for k, v in settings.items() if k != 'fingerprint'})}"
+    )
+
+
 def evaluate(cfg: DictConfig) -> Path:
-    """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes."""
+    """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes.
+    The folder is locked while the evaluation runs: a second one on it is refused in one line."""
     cfg = validate(cfg, EvaluateSchema)
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
     agent = make_agent(cfg)
-    game, modules, settings = agent.game, agent.modules, evaluation_settings(cfg, agent)
-    out = Path(cfg.results_dir) / agent.run_name / cfg.fold
+    settings = evaluation_settings(cfg, agent)
+    out = results_folder(cfg, agent, settings)
+    try:
+        with FolderLock(out, "an evaluation"):
+            return _evaluate_into(out, cfg, agent, settings, wanted)
+    finally:
+        agent.close()
+
+
+def _evaluate_into(out: Path, cfg: DictConfig, agent: Agent, settings: dict, wanted: list[int]) -> Path:
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
     if results_file.exists():
         previous = previous_settings(results_file)
@@ -126,13 +161,13 @@ def evaluate(cfg: DictConfig) -> Path:
                 "choose another results_dir or delete that folder",
             )
     out.mkdir(parents=True, exist_ok=True)
-    episodes = read_histories(histories_file)
+    episodes = [e for e in read_histories(histories_file) if e["seed"] in wanted]
     done = {e["seed"] for e in episodes}
-    episodes = [e for e in episodes if e["seed"] in wanted]
     todo = [s for s in wanted if s not in done]
     if done:
-        log.info("%s: %d variations already played, %d to go", out, len(done & set(wanted)), len(todo))
+        log.info("%s: %d variations already played, %d to go", out, len(done), len(todo))
 
+    game, modules, failed = agent.game, agent.modules, []
     envs = start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else []
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(
@@ -147,10 +182,10 @@ def evaluate(cfg: DictConfig) -> Path:
         record = {**result.summary(), "history": result.history}
         with histories_file.open("a") as f:  # one whole line per finished episode
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
-        episodes.append(record)
-        write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained))
+        (failed if result.stop == "failed" else episodes).append(record)
+        write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed))
         bar.update()
-        bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / len(episodes):.3f}")
+        bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / max(1, len(episodes)):.3f}")
 
     try:
         rollout(
@@ -158,10 +193,16 @@ def evaluate(cfg: DictConfig) -> Path:
         )
     finally:
         bar.close()
-        agent.close()
         for env in envs:
             env.close()
-    write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained))
+    write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed))
+    if failed:
+        log.warning(
+            "%d of %d variations failed (reasons in %s); run the same command again to retry them",
+            len(failed),
+            len(wanted),
+            results_file,
+        )
     return out
 
 

@@ -18,6 +18,7 @@ from bct.errors import UserError, exits_cleanly
 from bct.files import write_atomic, write_jsonl
 from bct.games import as_game, check_choices, check_fold, check_variant, fold_seeds, game_of, get_game
 from bct.gold import play_gold
+from bct.runs import FolderLock
 from bct.schema import GenerateSchema, validate
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,12 @@ def generate(
         raise UserError(
             f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); choose a folder you can write to"
         ) from None
+    # Jobs of a sweep share a data folder: one writes at a time, the others wait, then find it written.
+    with FolderLock(out_dir, "data generation", wait=True):
+        return _generate(games, variants, folds, seeds_of, num_games, out_dir, overwrite, progress, config)
+
+
+def _generate(games, variants, folds, seeds_of, num_games, out_dir, overwrite, progress, config) -> dict:
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
     settings = {"num_games": int(num_games), "twx_version": twx_version, "format": DATA_FORMAT}

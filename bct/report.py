@@ -25,6 +25,8 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
         )
     rows = []
     for path in sorted(Path(results_dir).rglob("results.json")):
+        if ".replaced-" in path.parent.name:  # set aside: results of earlier weights, or unreadable
+            continue
         try:
             r = json.loads(path.read_text())
             if not all(k in r for k in ("game", "variant", "fold", "agent", "avg_score", "avg_steps", "avg_env_steps")):

@@ -7,15 +7,18 @@ into a shared env by replaying its actions costs ~1 ms per action at every step.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import ThreadPoolExecutor, TimeoutError
+from dataclasses import asdict, dataclass, field, replace
 
 from bct.agents.base import Agent, Observation
 from bct.env import ModularEnv, Step
 from bct.games import Game
 from bct.prompt import prompt_at
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -26,8 +29,9 @@ class EpisodeResult:
     env_steps: int
     module_steps: int
     success: bool
-    stop: str  # done | step_limit | repeats
+    stop: str  # done | step_limit | repeats | failed
     history: list[dict] = field(default_factory=list)
+    error: str | None = None  # why a failed episode could not go on
 
     def summary(self) -> dict:
         return {k: v for k, v in asdict(self).items() if k != "history"}
@@ -106,15 +110,42 @@ def rollout(
     repeat_limit: int = 4,
     on_done: Callable[[EpisodeResult], None] | None = None,
     envs: list[ModularEnv] | None = None,
+    env_timeout: float = 120.0,
 ) -> list[EpisodeResult]:
-    """Play every seed; `on_done` is called with each finished episode as soon as it ends."""
+    """Play every seed; `on_done` is called with each finished episode as soon as it ends.
+
+    Episodes are isolated: one whose JVM dies or does not answer within `env_timeout` seconds gets a
+    fresh JVM and is played again once; one the agent cannot go on with (a refused request) ends as
+    `failed` with its reason; the others go on either way.
+    """
     queue = deque(seeds)
     if not queue:
         return []
     own = envs is None
     if own:
         envs = start_envs(game, modules, min(batch_size, len(queue)))
-    free, active, results = list(envs), [], []
+    free, active, results, retried = list(envs), [], [], set()
+
+    def finish(result: EpisodeResult) -> None:
+        results.append(result)
+        if on_done:
+            on_done(result)
+
+    def fail(ep: Episode, reason: str, retry: bool, broken_env: bool) -> None:
+        active.remove(ep)
+        if broken_env:  # a fresh JVM in its place
+            envs[envs.index(ep.env)] = fresh = ModularEnv.of(game, modules)
+            ep.env.kill()
+            ep.env = fresh
+        free.append(ep.env)
+        if retry and ep.seed not in retried:
+            retried.add(ep.seed)
+            log.warning("seed %d: %s; playing it again", ep.seed, reason)
+            queue.appendleft(ep.seed)
+        else:
+            log.warning("seed %d failed: %s", ep.seed, reason)
+            finish(replace(ep.result(), stop="failed", error=reason, success=False, score=0.0))
+
     try:
         with ThreadPoolExecutor(len(envs)) as pool:
             while queue or active:
@@ -124,13 +155,28 @@ def rollout(
                     active.append(Episode(free.pop(), game, fold, seed, modules))
                 obs = [ep.observation() for ep in active]
                 decisions = agent.act(obs)
-                list(pool.map(lambda x: x[0].apply(x[1], x[2], step_limit, repeat_limit), zip(active, obs, decisions)))
+                stepping = []
+                for ep, ob, d in list(zip(active, obs, decisions)):
+                    if d.error:
+                        fail(ep, d.error, retry=False, broken_env=False)
+                    else:
+                        stepping.append((ep, pool.submit(ep.apply, ob, d, step_limit, repeat_limit)))
+                for ep, future in stepping:
+                    try:
+                        future.result(timeout=env_timeout)
+                    except TimeoutError:
+                        fail(ep, f"TextWorldExpress did not answer within {env_timeout:.0f} s", True, True)
+                    except Exception as e:  # the JVM died (Py4J) or the game broke: this episode only
+                        fail(
+                            ep,
+                            f"TextWorldExpress failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
+                            True,
+                            True,
+                        )
                 for ep in [ep for ep in active if ep.stop]:
                     active.remove(ep)
                     free.append(ep.env)
-                    results.append(ep.result())
-                    if on_done:
-                        on_done(results[-1])
+                    finish(ep.result())
     finally:
         if own:
             for env in envs:

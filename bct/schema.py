@@ -18,6 +18,10 @@ from bct.representation import REPRESENTATIONS
 AtLeast1 = Annotated[int, Field(ge=1)]
 NumVariations = Annotated[int, Field(ge=1, le=1000, description="a fold has 1000 games")]
 Decoding = Optional[Literal["generate", "rank"]]
+# a folder's name inside checkpoint_dir, never a path out of it
+PLAIN_NAME = r"^[\w-][\w.-]*$"
+PlainName = Annotated[str, Field(pattern=PLAIN_NAME)]
+PATTERNS = {PLAIN_NAME: "a plain folder name (letters, digits, '.', '-', '_'), not a path"}
 
 
 class Strict(BaseModel):
@@ -64,7 +68,7 @@ class TrainSchema(Strict):
     seed: int
     data_dir: str
     checkpoint_dir: str
-    run_name: Optional[str]
+    run_name: Optional[PlainName]
     save_strategy: Literal["epoch", "steps", "no"]
     save_steps: AtLeast1
     logging_steps: AtLeast1
@@ -109,6 +113,8 @@ def _message(schema: type[BaseModel], error: dict, values: dict) -> str:
     if kind == "missing":
         return f"{key} is not set; give it on the command line ({key}=...) or in the config"
     shown = OmegaConf.to_yaml({"v": error.get("input")}).strip()[3:]  # as written on a command line
+    if kind == "string_pattern_mismatch":
+        return f"{key}={shown}: must be {PATTERNS.get(ctx.get('pattern'), 'a name of another form')}"
     if kind == "literal_error":
         return f"{key}={shown}: choose one of {ctx['expected'].replace(chr(39), '').replace(' or ', ', ')}"
     for bound, words in (("ge", "at least"), ("gt", "above"), ("le", "at most"), ("lt", "below")):

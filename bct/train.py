@@ -23,7 +23,7 @@ from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.representation import get_representation
 from bct.resume import interrupt_callback, last_complete_checkpoint
-from bct.runs import RUN_RECORD, check_same, read_run, train_run_dir, train_settings
+from bct.runs import RUN_RECORD, FolderLock, check_same, read_run, train_run_dir, train_settings
 from bct.schema import TrainSchema, validate
 from bct.threads import set_threads
 
@@ -142,17 +142,42 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
         )
     cfg = validate(cfg, TrainSchema)
     settings = train_settings(cfg)
-    representation = get_representation(cfg.entities)
-    run_dir = train_run_dir(cfg, settings)
-    run_file = run_dir / RUN_RECORD
-    previous = read_run(run_dir)
-    if (
-        previous
-        and previous.get("settings") != settings
-        and previous.get("status") != "done"
-        and not last_complete_checkpoint(run_dir / "trainer")
-    ):
-        # a run that stopped before its first checkpoint (a refused or failed start): nothing to keep
+    target = train_run_dir(cfg, settings)
+    with FolderLock(target, "a training run"):  # a second job on this folder is refused in one line
+        run_dir = claim_run_dir(cfg, settings, target)
+        if run_dir is None:
+            log.info("%s is already trained with this config (overwrite=true retrains it)", target)
+            return target
+        saved = fit(cfg, settings, run_dir, callbacks)
+        if saved and run_dir != target:  # overwrite: the new run, complete, replaces the old one
+            old = target.with_name(target.name + ".old")
+            shutil.rmtree(old, ignore_errors=True)  # ours: left by a replacement cut short
+            target.rename(old)
+            run_dir.rename(target)
+            shutil.rmtree(old)
+    return target
+
+
+def claim_run_dir(cfg: DictConfig, settings: dict, target: Path) -> Path | None:
+    """Where this run trains: `target`, or beside it (`<target>.retraining`) when `overwrite=true` retrains
+    a finished run, which is then replaced only once the new one is complete; None: already trained."""
+    previous = read_run(target)
+    if previous and previous.get("status") == "done":
+        check_same(
+            target,
+            previous.get("settings", {}),
+            settings,
+            "a run with another config",
+            "choose another checkpoint_dir or run_name, or delete that folder",
+        )
+        if not cfg.overwrite:
+            return None
+        run_dir = target.with_name(target.name + ".retraining")
+        previous = read_run(run_dir)
+    else:
+        run_dir = target
+    if previous and previous.get("settings") != settings and not last_complete_checkpoint(run_dir / "trainer"):
+        # a run of ours that stopped before its first checkpoint (a refused or failed start): nothing to keep
         log.info("%s held an unstarted run with another config; starting afresh", run_dir)
         shutil.rmtree(run_dir)
         previous = None
@@ -164,13 +189,14 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
             "a run with another config",
             "choose another checkpoint_dir or run_name, or delete that folder",
         )
-    if previous and previous.get("status") == "done":
-        if not cfg.overwrite:
-            log.info("%s is already trained with this config (overwrite=true retrains it)", run_dir)
-            return run_dir
-        shutil.rmtree(run_dir)
-        previous = None
+    return run_dir
 
+
+def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None = None) -> bool:
+    """Train into `run_dir` (resuming from its last whole trainer checkpoint) and write its run record;
+    True where this process saved the model (the main one)."""
+    representation = get_representation(cfg.entities)
+    run_file = run_dir / RUN_RECORD
     import torch
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
@@ -267,7 +293,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     if stop.interrupted:  # stopped at a step end, with a checkpoint there: not done
         raise KeyboardInterrupt
     if not trainer.is_world_process_zero():
-        return run_dir
+        return False
     trainer.save_model(str(run_dir))
     record["fingerprint"] = weights_fingerprint(run_dir)
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
@@ -282,7 +308,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     write_json(run_dir / "train_metrics.json", metrics)
     write_json(run_file, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
-    return run_dir
+    return True
 
 
 if __name__ == "__main__":

@@ -142,3 +142,28 @@ def test_the_evaluator_settings_have_one_source(compose):
     evaluate, train = compose("evaluate"), compose("train", "+game=twc")
     shared = OmegaConf.load(CONF / "eval" / "default.yaml")
     assert {k: evaluate[k] for k in shared} == dict(shared) == OmegaConf.to_container(train.eval)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["+trainer.hub_token=hf_PLANTED"],
+        ["+agent.api_key=sk-PLANTED"],
+        ["agent.base_url=https://me:sk-PLANTED@example.com/v1"],
+        ["agent.api_key_env=sk-PLANTED"],
+    ],
+)
+def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_path, cli, one_line, args):
+    module = "bct.train" if "trainer" in args[0] else "bct.evaluate"
+    game = ["+game=twc"] if module == "bct.train" else ["agent=llm", "+game=twc"]
+    r = cli(
+        module,
+        *game,
+        *args,
+        f"hydra.run.dir={tmp_path / 'out'}",
+        f"checkpoint_dir={tmp_path / 'ck'}" if module == "bct.train" else f"results_dir={tmp_path / 'r'}",
+    )
+    line = one_line(r, "")
+    assert "PLANTED" not in line and ("environment" in line or "credentials" in line)
+    saved = [p for p in tmp_path.rglob("*") if p.is_file() and "PLANTED" in p.read_text(errors="replace")]
+    assert saved == []

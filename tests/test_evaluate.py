@@ -4,6 +4,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_random_agent_results_agree_with_histories(tmp_path):
         cwd=ROOT,
     )
     assert r.returncode == 0, r.stderr[-2000:]
-    out = tmp_path / "random-twc-modules" / "dev"
+    out = next((tmp_path / "random-twc-modules").glob("dev-*"))
     res = json.loads((out / "results.json").read_text())
     for key in [
         "game",
@@ -213,7 +214,7 @@ def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path,
     with pytest.raises(KeyboardInterrupt):
         ev.evaluate(cfg)
     monkeypatch.setattr(ev, "rollout", real)
-    out = tmp_path / "results" / "random-sorting-modules" / "dev"
+    out = next((tmp_path / "results" / "random-sorting-modules").glob("dev-*"))
     assert len((out / "histories.jsonl").read_text().splitlines()) == 2
     with (out / "histories.jsonl").open("a") as f:
         f.write('{"seed": 10005, "score": 0.5, "hist')  # a line cut short by the interruption
@@ -258,7 +259,7 @@ def test_results_follow_the_weights_not_the_folder(tmp_path, train_config, eval_
     assert second != first
     out = ev.evaluate(cfg())  # the old results were of other weights: set aside, evaluated afresh
     assert json.loads((out / "results.json").read_text())["settings"]["fingerprint"] == second
-    assert (out.parent / f"dev.replaced-{first[:8]}" / "results.json").exists()
+    assert (out.parent / f"{out.name}.replaced-{first[:8]}" / "results.json").exists()
 
 
 def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
@@ -329,4 +330,81 @@ def test_evaluation_survives_damaged_results_and_histories(tmp_path, compose):
     (out / "results.json").write_text('{"game": "sorting", "settin')  # cut off
     out = ev.evaluate(c)  # set aside, evaluated afresh
     assert json.loads((out / "results.json").read_text())["complete"]
-    assert (out.parent / "dev.replaced-unreadable" / "histories.jsonl").exists()
+    assert (out.parent / f"{out.name}.replaced-unreadable" / "histories.jsonl").exists()
+
+
+def test_concurrent_evaluations_never_mix_their_episodes(tmp_path):
+    """Two at once with different step limits: two folders. Two with the same settings: the second is
+    refused in one line while the first holds the folder."""
+    base = [
+        sys.executable,
+        "-m",
+        "bct.evaluate",
+        "agent=random",
+        "+game=sorting",
+        "num_variations=12",
+        "batch_size=2",
+        "progress=false",
+        "threads=1",
+        f"results_dir={tmp_path}",
+    ]
+    runs = [subprocess.Popen([*base, f"step_limit={n}"], cwd=ROOT, stderr=subprocess.PIPE, text=True) for n in (10, 50)]
+    assert all(p.wait(timeout=300) == 0 for p in runs)
+    folders = sorted((tmp_path / "random-sorting-modules").glob("dev-*"))
+    assert len(folders) == 2
+    for folder in folders:
+        results = json.loads((folder / "results.json").read_text())
+        seeds = [json.loads(line)["seed"] for line in (folder / "histories.jsonl").read_text().splitlines()]
+        assert sorted(seeds) == list(range(10000, 10012)) and results["complete"]
+        assert max(v["steps"] for v in results["per_variation"]) <= results["step_limit"]
+
+    again = [*base, "num_variations=200", "repeat_limit=6"]  # a new folder, long enough to overlap
+    first = subprocess.Popen(again, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not list(tmp_path.glob("random-sorting-modules/.dev-*.lock")) and time.time() < deadline:
+        time.sleep(0.05)
+    second = subprocess.run(again, cwd=ROOT, capture_output=True, text=True)
+    first.kill()  # no need to play it to the end
+    first.wait()
+    assert second.returncode == 2 and "is in use by an evaluation (pid" in second.stderr.strip().splitlines()[-1]
+
+
+def test_a_jvm_killed_mid_evaluation_replays_that_episode(eval_config, monkeypatch):
+    started = []
+    real_start = ev.start_envs
+    monkeypatch.setattr(ev, "start_envs", lambda *a: started.extend(real_start(*a)) or started)
+
+    class Killer(RandomAgent):
+        calls = 0
+
+        def act(self, batch):
+            Killer.calls += 1
+            if Killer.calls == 3:  # mid-episode: the JVM of the first environment dies
+                started[0].twx._gateway.java_process.kill()
+                started[0].twx._gateway.java_process.wait()
+            return super().act(batch)
+
+    monkeypatch.setitem(ev.AGENTS, "random", Killer)
+    out = ev.evaluate(eval_config("agent=random", "+game=sorting", "num_variations=4", "batch_size=2"))
+    results = json.loads((out / "results.json").read_text())
+    assert results["complete"] and results["num_failed"] == 0
+    assert sorted(v["seed"] for v in results["per_variation"]) == list(range(10000, 10004))
+
+
+def test_results_follow_the_weights_loaded_not_the_run_record(train_config, eval_config):
+    run = train(train_config(*TINY, "run_name=mine"))
+    out = ev.evaluate(eval_config(f"checkpoint={run}", "num_variations=2", "batch_size=2"))
+    model, tokenizer, _ = load_checkpoint(run)
+    with torch.no_grad():  # weights changed in place, by other means than bct.train: the record still says the old
+        next(model.parameters()).add_(0.5)
+    model.save_pretrained(run)
+    again = ev.evaluate(eval_config(f"checkpoint={run}", "num_variations=2", "batch_size=2"))
+    assert again == out and list(out.parent.glob(f"{out.name}.replaced-*"))  # old results set aside, played afresh
+
+
+def test_a_damaged_run_record_is_named_in_one_line(tmp_path, cli, one_line):
+    (tmp_path / "ck").mkdir()
+    (tmp_path / "ck" / "bct_config.json").write_text('{"status": "do')
+    one_line(
+        cli("bct.evaluate", f"checkpoint={tmp_path / 'ck'}", f"results_dir={tmp_path}"), "is not a readable run record"
+    )

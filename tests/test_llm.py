@@ -211,7 +211,7 @@ def test_cli_writes_results_without_the_key(plans, tmp_path):
         env={**__import__("os").environ, "BCT_TEST_KEY": KEY},
     )
     assert r.returncode == 0, r.stderr[-2000:]
-    out = tmp_path / "results" / "llm-scripted-twc-modules" / "dev"
+    out = next((tmp_path / "results" / "llm-scripted-twc-modules").glob("dev-*"))
     res = json.loads((out / "results.json").read_text())
     assert res["avg_score"] == 1.0 and res["agent"] == "llm" and res["agent_stats"]["calls"] == len(server.requests)
     for f in [out / "results.json", out / "histories.jsonl", *Path(tmp_path / "cache").rglob("*.json")]:
@@ -295,3 +295,48 @@ def test_a_local_openai_compatible_server_needs_no_key(monkeypatch):
     assert backend.client.api_key  # some placeholder: the server ignores it
     with pytest.raises(UserError, match="no API key"):
         OpenAIBackend("gpt-4o", None)
+
+
+def test_two_servers_with_one_model_name_are_not_answered_from_one_cache(plans, tmp_path):
+    first, second = ChatServer(oracle_policy(plans)), ChatServer(oracle_policy(plans))
+    rollout(agent(first, tmp_path), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1)
+    assert first.requests
+    rollout(agent(second, tmp_path), get_game("twc"), "dev", SEEDS[:1], True, batch_size=1)  # same cache folder
+    assert len(second.requests) == len(first.requests)  # asked, not answered with the first server's replies
+
+
+def test_a_refused_request_fails_its_episode_alone_and_says_why(plans, tmp_path, monkeypatch):
+    refused_obs = next(iter(plans))
+    policy = oracle_policy(plans)
+    server = ChatServer(policy)
+    real = Handler.do_POST
+
+    def do_post(self):
+        length = int(self.headers["Content-Length"])
+        body = self.rfile.read(length)
+        if refused_obs in json.loads(body)["messages"][1]["content"]:
+            self.send_response(400)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            return
+        from io import BytesIO
+
+        self.rfile = BytesIO(body)
+        real(self)
+
+    monkeypatch.setattr(Handler, "do_POST", do_post)
+    results = rollout(agent(server, tmp_path), get_game("twc"), "dev", SEEDS, True, batch_size=4)
+    failed = [r for r in results if r.stop == "failed"]
+    assert len(results) == 4 and len(failed) == 1
+    assert "HTTP 400, which is not retried" in failed[0].error
+    assert all(r.score == 1.0 for r in results if r.stop != "failed")  # the others went on
+
+
+def test_a_key_in_a_url_is_never_saved_or_shown():
+    from bct.agents.llm import redact_url
+
+    assert (
+        redact_url("https://me:sk-1@api.example.com:8443/v1?api-key=sk-2&v=3")
+        == "https://api.example.com:8443/v1?api-key=%2A%2A%2A&v=3"
+    )

@@ -44,3 +44,37 @@ def test_a_damaged_record_reads_as_none(tmp_path):
     (tmp_path / "b.json").write_text('{"settings": {"x": 1}}')
     assert read_record(tmp_path / "a.json") is None and read_record(tmp_path / "b.json", ["other"]) is None
     assert read_record(tmp_path / "b.json", ["settings"]) == {"settings": {"x": 1}}
+
+
+def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is_taken_over(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from bct.runs import FolderLock
+
+    folder = tmp_path / "run"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; from pathlib import Path; from bct.runs import FolderLock\n"
+                f"with FolderLock(Path({str(folder)!r}), 'a test'):\n    print('held', flush=True); time.sleep(60)"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(UserError, match=rf"{folder} is in use by a test \(pid {holder.pid} on "):
+            with FolderLock(folder, "another"):
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+    start = time.time()
+    with FolderLock(folder, "after a crash"):  # the holder died without releasing: taken over
+        assert (tmp_path / ".run.lock").exists()
+    assert not (tmp_path / ".run.lock").exists() and time.time() - start < 5

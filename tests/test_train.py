@@ -314,3 +314,47 @@ def test_a_hub_model_that_cannot_be_fetched_names_the_offline_presets(tmp_path, 
     )
     line = one_line(r, "could not be fetched from the Hugging Face hub")
     assert "model=t5-cpu-scratch" in line and "model=t5-tiny-scratch" in line
+
+
+def test_overwrite_retrains_beside_the_old_run_and_keeps_it_when_retraining_fails(train_config, tmp_path):
+    run = train(train_config(*TINY, "run_name=kept"))
+    before = json.loads((run / "bct_config.json").read_text())["fingerprint"]
+    broken = tmp_path / "a-file"
+    broken.write_text("")
+    with pytest.raises(UserError, match="cannot be written"):  # data cannot be generated there
+        train(train_config(*TINY, "run_name=kept", "overwrite=true", f"data_dir={broken}"))
+    assert json.loads((run / "bct_config.json").read_text())["status"] == "done"
+    assert json.loads((run / "bct_config.json").read_text())["fingerprint"] == before
+    load_checkpoint(run)  # still whole
+    assert train(train_config(*TINY, "run_name=kept", "overwrite=true", "seed=42")) == run  # retrained in place
+    assert not list(tmp_path.glob("ck/kept.*")) and (run / "bct_config.json").exists()
+
+
+def test_a_run_folder_in_use_is_refused_naming_the_job_that_holds_it(train_config, tmp_path):
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bct.train",
+            *TINY[:-2],
+            "epochs=1000",
+            "num_games=2",
+            "progress=false",
+            f"data_dir={tmp_path / 'data'}",
+            "run_name=busy",
+            "threads=1",
+            f"checkpoint_dir={tmp_path / 'ck'}",
+            f"hydra.run.dir={tmp_path / 'out'}",
+        ],
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.time() + 120
+        while not (tmp_path / "ck" / "busy" / "bct_config.json").exists() and time.time() < deadline:
+            time.sleep(0.1)
+        with pytest.raises(UserError, match=rf"is in use by a training run \(pid {p.pid} on"):
+            train(train_config(*TINY[:-2], "epochs=1000", "num_games=2", "run_name=busy"))
+        assert p.poll() is None  # the first job trains on, its folder untouched
+    finally:
+        p.kill()
+        p.wait()

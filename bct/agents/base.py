@@ -29,6 +29,16 @@ class Decision:
     action: str
     candidates: list[str] = field(default_factory=list)  # what the agent considered, best first
     info: dict = field(default_factory=dict)  # agent-specific record for the play log (scores, raw replies)
+    error: str | None = None  # this episode cannot go on (e.g. its request was refused); the others can
+
+
+class EpisodeFailed(Exception):
+    """One episode cannot go on, for a reason that concerns it alone (its request was refused, its JVM
+    died or hung). `retry`: worth playing again in this run (a fresh JVM), unlike a refused request."""
+
+    def __init__(self, reason: str, retry: bool = False):
+        super().__init__(reason)
+        self.retry = retry
 
 
 class Agent:

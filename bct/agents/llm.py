@@ -19,13 +19,31 @@ from pathlib import Path
 from omegaconf import DictConfig
 
 from bct.agents import llm_prompts as P
-from bct.agents.base import Agent, Decision, Observation, closest_valid
+from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid
 from bct.errors import UserError, unknown
 from bct.files import write_atomic
 from bct.games import Game, variant_name
 
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
     logging.getLogger(_name).setLevel(logging.WARNING)
+
+
+def redact_url(url: str | None) -> str | None:
+    """A URL as it may be saved or shown: no user or password, no query value that looks like a key."""
+    if not url:
+        return url
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    query = urlencode([(k, "***" if SECRET.search(k) else v) for k, v in parse_qsl(parts.query)])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+SECRET = re.compile(r"key|token|secret|sig|pass", re.I)
+# Agent settings that do not change what an evaluation finds: a results folder is not refused over them.
+NOT_OUTCOME = ("concurrency", "retries", "cache_dir", "timeout")
 
 
 class OpenAIBackend:
@@ -50,6 +68,7 @@ class OpenAIBackend:
         # The client retries 429 and 5xx answers with exponential backoff.
         self.client = openai.OpenAI(api_key=key, base_url=base_url or None, max_retries=retries, timeout=timeout)
         self.model, self.base_url = model, base_url
+        self.where = redact_url(base_url) or "the OpenAI API"  # for messages: never credentials
 
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
         import openai
@@ -59,20 +78,19 @@ class OpenAIBackend:
                 model=self.model, messages=messages, temperature=0, max_tokens=max_tokens
             )
         except openai.AuthenticationError:
-            raise UserError(
-                f"the endpoint refused the API key (authentication failed at {self.base_url or 'OpenAI'})"
-            ) from None
+            raise UserError(f"the endpoint refused the API key (authentication failed at {self.where})") from None
         except openai.NotFoundError:
-            raise UserError(
-                f"model '{self.model}' was not found at {self.base_url or 'OpenAI'}; check agent.model"
-            ) from None
+            raise UserError(f"model '{self.model}' was not found at {self.where}; check agent.model") from None
         except openai.APIConnectionError:
+            raise UserError(f"could not reach {self.where}; check agent.base_url and the network") from None
+        except openai.APIStatusError as e:  # the server's text may echo secrets: only the status is said
+            if 400 <= e.status_code < 500 and e.status_code not in (408, 409, 429):
+                raise EpisodeFailed(
+                    f"{self.where} refused this request with HTTP {e.status_code}, which is not "
+                    f"retried (e.g. a context too long for the model)"
+                ) from None
             raise UserError(
-                f"could not reach {self.base_url or 'the OpenAI API'}; check agent.base_url and the network"
-            ) from None
-        except openai.APIStatusError as e:  # still failing after the retries; the server's text may echo secrets
-            raise UserError(
-                f"{self.base_url or 'the OpenAI API'} answered HTTP {e.status_code} after "
+                f"{self.where} answered HTTP {e.status_code} after "
                 f"{self.client.max_retries} retries; try again later, or check the server"
             ) from None
         usage = r.usage
@@ -164,7 +182,7 @@ class LLMAgent(Agent):
         if a.backend == "local":
             backend = LocalBackend(a.model, a.gguf_file, cfg.device)
         else:
-            backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries)
+            backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries, a.timeout)
         return cls(
             backend,
             a.cache_dir,
@@ -227,7 +245,14 @@ class LLMAgent(Agent):
     def _ask(self, messages: list[dict]) -> dict:
         key = hashlib.sha256(
             json.dumps(
-                {"model": self.backend.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens},
+                {
+                    "backend": type(self.backend).__name__,
+                    "server": getattr(self.backend, "base_url", None),
+                    "model": self.backend.model,
+                    "messages": messages,
+                    "temperature": 0,
+                    "max_tokens": self.max_tokens,
+                },
                 sort_keys=True,
             ).encode()
         ).hexdigest()
@@ -256,12 +281,25 @@ class LLMAgent(Agent):
             return lowered[said.lower()], True
         return closest_valid(said, valid), False
 
+    def settings(self) -> dict:
+        config = {k: v for k, v in self.config.items() if k not in NOT_OUTCOME}
+        return {"agent_config": {**config, "base_url": redact_url(config.get("base_url"))}}
+
+    def _ask_or_fail(self, messages: list[dict]) -> dict:
+        try:
+            return self._ask(messages)
+        except EpisodeFailed as e:  # this episode's request alone: the others go on
+            return {"error": str(e)}
+
     def act(self, batch: list[Observation]) -> list[Decision]:
         requests = [self._messages(ob) for ob in batch]
         with ThreadPoolExecutor(max(1, min(self.concurrency, len(batch)))) as pool:
-            replies = list(pool.map(self._ask, requests))
+            replies = list(pool.map(self._ask_or_fail, requests))
         decisions = []
         for ob, reply in zip(batch, replies):
+            if "error" in reply:
+                decisions.append(Decision("", error=reply["error"]))
+                continue
             action, ok = self.parse(reply["text"], ob.step.valid_actions)
             if not ok:
                 self.counts["invalid_replies"] += 1

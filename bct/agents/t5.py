@@ -12,7 +12,7 @@ from bct.agents.base import Agent, Decision, Observation, agent_config, closest_
 from bct.decoding import group_beam_search
 from bct.errors import UserError, unknown
 from bct.games import from_record, game_of
-from bct.model import load_checkpoint
+from bct.model import load_checkpoint, weights_fingerprint
 from bct.representation import get_representation, of_checkpoint
 
 DECODINGS = ("generate", "rank")
@@ -109,7 +109,7 @@ class T5Agent(Agent):
         generate = decoding == "generate"
         agent._settings = {
             "checkpoint": str(Path(cfg.checkpoint).resolve()),
-            "fingerprint": run.get("fingerprint"),
+            "fingerprint": weights_fingerprint(cfg.checkpoint),  # the weights loaded, whatever the record says
             "decoding": decoding,
             "num_beams": cfg.num_beams,
             "beam_groups": cfg.beam_groups if generate else None,
