@@ -67,6 +67,19 @@ def action_entities(action: str) -> list[str]:
     return [m.group(1)] if m else []
 
 
+def shuffle_numbering(texts: list[str], rng) -> list[str]:
+    """The same texts with their placeholders renumbered by one random permutation (entities among
+    entities, numbers among numbers): a training example that teaches the model to match a placeholder
+    by what it stands for in this prompt, not by which number it has, so that numbers a bigger map
+    reaches (a 30-room map numbers its rooms up to <e31>) are not new to it."""
+    perm = {
+        "e": rng.sample(range(1, MAX_ENTITIES + 1), MAX_ENTITIES),
+        "n": rng.sample(range(1, MAX_NUMBERS + 1), MAX_NUMBERS),
+    }
+    renumber = lambda m: f"<{m.group(1)}{perm[m.group(1)][int(m.group(2)) - 1]}>"
+    return [re.sub(r"<([en])(\d+)>", renumber, t) for t in texts]
+
+
 def normalize(action: str) -> str:
     """One spelling for an abstract action, whatever spaces a tokenizer put around placeholders."""
     return " ".join(_SPACED.sub(r"\1", action).split())

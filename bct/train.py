@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import shutil
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from bct.config import choices
 from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest
+from bct.entities import shuffle_numbering
 from bct.errors import UserError
 from bct.files import write_json
 from bct.games import Game, game_of
@@ -59,8 +61,16 @@ def training_data(cfg: DictConfig, game: Game, variant: str, representation):
     data = data.filter(
         lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
     )
+
+    def pair(row: dict) -> dict:
+        source, target = training_pair(row, representation)
+        rng = random.Random(f"{cfg.seed}-{row['seed']}-{row['step']}")
+        if cfg.shuffle_ids and rng.random() < cfg.shuffle_ids:  # this example's placeholders renumbered at random
+            source, target = shuffle_numbering([source, target], rng)
+        return {"source": source, "target": target}
+
     return data.map(
-        lambda row: dict(zip(("source", "target"), training_pair(row, representation))),
+        pair,
         desc=f"entities={representation.name}",
     )
 
