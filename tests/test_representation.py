@@ -1,10 +1,11 @@
 """Representations: placeholders exact on every gold step of every game preset, single tokens for the model."""
 
 import json
+import re
 
 import pytest
 
-from bct.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities
+from bct.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
 from bct.games import GAMES
 from bct.generate import generate
 from bct.prompt import training_pair
@@ -100,3 +101,14 @@ def test_the_latest_observation_numbers_its_entities_first(gold_rows):
         assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith(
             "put <e1> in "
         )
+
+
+def test_shuffled_numbering_renumbers_source_and_target_alike():
+    import random
+
+    source, target = shuffle_numbering(
+        ["You see <e1>, <e2> and <n1>g of <e3>. </s>", "take <n1>g of <e3>"], random.Random(3)
+    )
+    ids = re.findall(r"<[en]\d+>", source)
+    assert len(set(ids)) == 4 and "<e1>" not in source  # one new number each, all distinct
+    assert target == f"take {ids[2]}g of {ids[3]}"  # the target names what the source's names became
