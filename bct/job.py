@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -17,12 +18,12 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from bct.config import CONF, entry
-from bct.errors import exits_cleanly
+from bct.errors import UserError, exits_cleanly
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
 from bct.games import game_of, variant_name
 from bct.runs import RUN_RECORD
-from bct.train import process_state, train
+from bct.train import kept_checkpoints, process_state, train
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,49 @@ def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir:
         {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir), "progress": cfg.progress},
         cfg.eval,
     )
+
+
+SELECTION = "selection.json"  # in a select=dev run's folder: dev score per kept epoch count, and the choice
+
+
+def best(entries: list[dict]) -> dict:
+    """Highest dev score; ties go to fewer epochs."""
+    return max(entries, key=lambda e: (e["score"], -e["epochs"]))
+
+
+def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
+    """Evaluate every kept checkpoint of a select=dev run on dev (the run's eval.* settings) and write
+    selection.json. Evaluations resume like any other, so an interrupted selection loses nothing."""
+    start, entries = time.time(), []
+    for checkpoint in kept_checkpoints(run_dir):
+        out = evaluate(evaluation_config(cfg, checkpoint, "dev", run_dir / "selection"))
+        r = read_json(out / "results.json", "results file", f"delete {out} and run the command again")
+        entries.append(
+            {
+                "epochs": read_json(checkpoint / RUN_RECORD, "run record", "")["settings"]["epochs"],
+                "checkpoint": str(checkpoint.resolve()),
+                "score": r["avg_score"],
+                "steps": r["avg_steps"],
+                "env_steps": r["avg_env_steps"],
+                "results": str((out / "results.json").resolve()),
+            }
+        )
+    if not entries:
+        raise UserError(
+            f"{run_dir} kept no checkpoint to select from: epochs={cfg.epochs} is less than "
+            f"select_every={cfg.select_every}"
+        )
+    metrics = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}").get("metrics", {})
+    selection = {
+        "fold": "dev",
+        "num_variations": cfg.eval.num_variations,
+        "eval": OmegaConf.to_container(cfg.eval),
+        "epochs": entries,
+        "chosen": best(entries),
+        "seconds": {"training": metrics.get("train_runtime"), "selection": round(time.time() - start, 1)},
+    }
+    write_json(run_dir / SELECTION, selection)
+    return selection
 
 
 def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
@@ -61,6 +105,10 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
         record["metrics"] = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}").get("metrics", {})
+        if cfg.select == "dev" and process_state().is_main_process:
+            chosen = select_on_dev(cfg, run_dir)["chosen"]
+            record["selection"] = str((run_dir / SELECTION).resolve())
+            run_dir = Path(chosen["checkpoint"])  # what evaluate_after plays: the chosen epochs
         if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
             record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
             out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
@@ -90,6 +138,8 @@ def _hydra_main(cfg: DictConfig) -> None:
     except KeyboardInterrupt:
         print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
         sys.exit(130)
+    if record["status"] == "done" and "selection" in record:
+        print(f"selection: {record['selection']}")
     if record["status"] == "done":
         m = record["metrics"]
         print(

@@ -76,6 +76,8 @@ class TrainSchema(Strict):
     overwrite: bool
     progress: bool
     threads: Any  # auto or a number, checked where it is applied (bct.threads)
+    select: Literal["none", "dev"]
+    select_every: AtLeast1
     evaluate_after: Literal["auto", "dev", "test", "none"]
     eval: PlaySchema
     wandb: WandbSchema

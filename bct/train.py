@@ -270,6 +270,9 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
             "run_name": run_dir.name,
             "disable_tqdm": not cfg.progress,
             "dataloader_pin_memory": torch.cuda.is_available(),
+            # a constant rate after warm-up where checkpoints are kept for selection: each one is then a
+            # finished model of its epochs, not a point half way down a decay towards the last epoch
+            **({"lr_scheduler_type": "constant_with_warmup"} if cfg.select != "none" else {}),
             **precision(),
             **trainer_overrides(cfg),
         }
@@ -283,6 +286,8 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
         callbacks=[stop, *(callbacks or [])],
     )
+    if cfg.select != "none" and state.is_main_process:
+        trainer.add_callback(keep_every(cfg.select_every, run_dir, tokenizer, record))
     last = last_complete_checkpoint(args.output_dir)
     steps = -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum * cfg.epochs
     log.info(
@@ -319,6 +324,43 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
     write_json(run_file, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
     return True
+
+
+KEPT = "kept"  # in a run with select=dev: one loadable checkpoint per kept epoch count, <run>-ep<k>
+
+
+def kept_checkpoints(run_dir: Path) -> list[Path]:
+    """The finished kept checkpoints of a select=dev run, fewest epochs first."""
+    found = [p for p in (run_dir / KEPT).glob(f"{run_dir.name}-ep*") if (read_run(p) or {}).get("status") == "done"]
+    return sorted(found, key=lambda p: int(p.name.rsplit("-ep", 1)[1]))
+
+
+def keep_every(every: int, run_dir: Path, tokenizer, record: dict):
+    """A TrainerCallback that keeps the model every `every` epochs as a checkpoint of its own, with a run
+    record saying how many epochs it had: what select=dev evaluates on dev."""
+    from transformers import TrainerCallback
+
+    class KeepEvery(TrainerCallback):
+        def on_epoch_end(self, args, state, control, model=None, **kwargs):
+            epochs = round(state.epoch)
+            folder = run_dir / KEPT / f"{run_dir.name}-ep{epochs}"
+            if epochs % every or (read_run(folder) or {}).get("status") == "done":
+                return
+            model.save_pretrained(folder)
+            tokenizer.save_pretrained(folder)
+            settings = {**record["settings"], "epochs": epochs}
+            write_json(
+                folder / RUN_RECORD,
+                {
+                    **record,
+                    "settings": settings,
+                    "status": "done",
+                    "kept_from": run_dir.name,
+                    "fingerprint": weights_fingerprint(folder),
+                },
+            )
+
+    return KeepEvery()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""`python -m bct.tune <sweep_dir>`: the paper's epoch tuning, from the jobs of a `bct.train -m` sweep.
+"""`python -m bct.tune <sweep_dir | run_dir>`: the paper's epoch tuning, from the jobs of a `bct.train -m`
+sweep, or from the kept checkpoints of one `select=dev` run (its selection.json).
 
 Reads every job's dev results, prints and writes a table of dev score and steps by epochs (per game
 and variant, `tuning-results.txt`), plots score against epochs (`tuning-scores.png`), picks the best
@@ -13,8 +14,9 @@ import shlex
 from pathlib import Path
 
 from bct.errors import ArgumentParser, UserError, exits_cleanly
-from bct.files import write_atomic
-from bct.job import JOB
+from bct.files import read_json, write_atomic
+from bct.job import JOB, SELECTION, best
+from bct.runs import RUN_RECORD
 
 
 def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
@@ -34,7 +36,9 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
         except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
             problems.append(f"{name}: {JOB} is damaged (not a job record)")
             continue
-        if job["status"] != "done":
+        if job["status"] == "done" and job.get("selection"):  # a select=dev run: one entry per kept epoch count
+            jobs += selection_jobs(Path(job["selection"]), {**job, "folder": str(folder)})
+        elif job["status"] != "done":
             problems.append(f"{name}: {job['status']}: {job.get('error', '')}".rstrip(": "))
         elif "results" not in job or not Path(job["results"]).exists():
             problems.append(f"{name}: trained but not evaluated (evaluate_after={job.get('evaluate_after')})")
@@ -58,9 +62,34 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
     return jobs, problems
 
 
-def best(jobs: list[dict]) -> dict:
-    """Highest dev score; ties go to fewer epochs."""
-    return max(jobs, key=lambda j: (j["score"], -j["epochs"]))
+def selection_jobs(selection_file: Path, base: dict) -> list[dict]:
+    """The kept checkpoints of a select=dev run (its selection.json), as the jobs of a sweep."""
+    sel = read_json(selection_file, "selection file", "run its training command again to remake it")
+    return [
+        {
+            **base,
+            "epochs": e["epochs"],
+            "checkpoint": e["checkpoint"],
+            "fold": sel["fold"],
+            "score": e["score"],
+            "steps": e["steps"],
+            "n": sel["num_variations"],
+            "eval": sel["eval"],
+        }
+        for e in sel["epochs"]
+    ]
+
+
+def read_run_selection(run_dir: Path) -> list[dict]:
+    """A select=dev run folder given to bct.tune directly."""
+    settings = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}")["settings"]
+    base = {
+        "game": settings["game"],
+        "variant": settings["variant"],
+        "model": settings["model"]["name"],
+        "folder": str(run_dir),
+    }
+    return selection_jobs(run_dir / SELECTION, base)
 
 
 def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
@@ -132,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     sweep = Path(args.sweep_dir)
     if not sweep.is_dir():
         raise UserError(f"no sweep folder at {sweep}; run 'python -m bct.train -m +game=NAME epochs=2,4,6' first")
-    jobs, problems = read_jobs(sweep)
+    jobs, problems = (read_run_selection(sweep), []) if (sweep / SELECTION).exists() else read_jobs(sweep)
     if not jobs:
         raise UserError(
             f"no job under {sweep} has dev results" + (f" ({len(problems)} without: {problems[0]})" if problems else "")

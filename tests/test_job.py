@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import bct.job as jobs
 from bct.tune import main as tune
 
@@ -138,3 +140,49 @@ def test_under_accelerate_only_the_main_process_evaluates_and_writes_job_json(
         job.mkdir()
         jobs.run_job(train_config(*TINY, "evaluate_after=dev"), job, multirun=True)
         assert len(calls) == evaluations and (job / "job.json").exists() == main
+
+
+def test_select_on_dev_keeps_checkpoints_chooses_by_dev_score_and_resumes(train_config, tmp_path, monkeypatch, capsys):
+    cfg = train_config(
+        "+game=twc",
+        "model=t5-tiny-scratch",
+        "num_games=2",
+        "epochs=4",
+        "select=dev",
+        "select_every=2",
+        "eval.num_variations=2",
+        "eval.batch_size=2",
+        "eval.num_beams=2",
+    )
+    calls = []
+    real = jobs.evaluate
+
+    def interrupted(c):  # the selection is cut off after its first evaluation
+        calls.append(c.checkpoint)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(c)
+
+    monkeypatch.setattr(jobs, "evaluate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        jobs.run_job(cfg, tmp_path / "job", multirun=False)
+    monkeypatch.setattr(jobs, "evaluate", real)
+    record = jobs.run_job(cfg, tmp_path / "job", multirun=False)  # resumes: trained once, first evaluation kept
+    selection = json.loads(Path(record["selection"]).read_text())
+    assert [e["epochs"] for e in selection["epochs"]] == [2, 4] and selection["fold"] == "dev"
+    assert selection["chosen"] == jobs.best(selection["epochs"])
+    first = json.loads(Path(selection["epochs"][0]["results"]).read_text())
+    assert first["num_variations"] == 2 and first["checkpoint"].endswith("-ep2")
+    played = Path(selection["epochs"][0]["results"]).with_name("histories.jsonl").read_text().splitlines()
+    assert len(played) == 2  # the evaluation done before the interruption was not played again
+    kept = json.loads((Path(selection["epochs"][0]["checkpoint"]) / "bct_config.json").read_text())
+    assert kept["settings"]["epochs"] == 2 and kept["status"] == "done"
+
+    tune([str(Path(record["selection"]).parent), "--dry-run"])
+    printed = capsys.readouterr().out
+    assert f"-ep{selection['chosen']['epochs']} fold=test" in printed and "<- best" in printed
+
+
+def test_ties_go_to_fewer_epochs():
+    entries = [{"epochs": 4, "score": 0.9}, {"epochs": 2, "score": 0.9}, {"epochs": 6, "score": 0.8}]
+    assert jobs.best(entries)["epochs"] == 2
