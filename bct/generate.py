@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import tempfile
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -43,9 +44,7 @@ def generate(
     out_dir = Path(out_dir)
     try:  # before any game is played: a folder that cannot be written is known now
         out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".bct-write-test"
-        probe.write_text("")
-        probe.unlink()
+        tempfile.NamedTemporaryFile(dir=out_dir, prefix=".bct-write-test-").close()  # its own name: jobs share folders
     except OSError as e:
         raise UserError(
             f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); choose a folder you can write to"

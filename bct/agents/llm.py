@@ -293,8 +293,11 @@ class LLMAgent(Agent):
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         requests = [self._messages(ob) for ob in batch]
-        with ThreadPoolExecutor(max(1, min(self.concurrency, len(batch)))) as pool:
+        pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(batch))))
+        try:
             replies = list(pool.map(self._ask_or_fail, requests))
+        finally:  # on Ctrl-C, requests not yet sent are dropped rather than waited for
+            pool.shutdown(wait=False, cancel_futures=True)
         decisions = []
         for ob, reply in zip(batch, replies):
             if "error" in reply:
