@@ -11,9 +11,9 @@ from bct.gold import Trajectory
 from bct.prompt import pack_history
 
 MANIFEST = "manifest.json"
-DATA_FORMAT = (
-    4  # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does
-)
+# 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does;
+# 5: twc asks the knowledge base just before putting an object away (bct.gold.twc_plan)
+DATA_FORMAT = 5
 COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 
