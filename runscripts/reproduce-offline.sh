@@ -48,8 +48,8 @@ $py -m bct.compare "$RESULTS"
 # Generalization: each cell plays 100 test variations (bigger maps get a longer step limit).
 $py -m bct.generalize --checkpoints checkpoints/offline-mapreader-modules --results-dir "$RESULTS" \
   --name generalization-mapreader --num-variations "$VARIATIONS" --threads "$(nproc)" --games mapreader \
-  "mapreader maxDistanceApart=6" "mapreader numLocations=30" "mapreader numLocations=30 maxDistanceApart=6" \
-  "mapreader numLocations=30 maxDistanceApart=8 step_limit=100" "mapreader numLocations=50 maxDistanceApart=8 step_limit=100"
+  "mapreader maxDistanceApart=6" "mapreader numLocations=30 maxDistanceApart=8 step_limit=100" \
+  "mapreader numLocations=50 maxDistanceApart=8 step_limit=100"
 $py -m bct.generalize --checkpoints checkpoints/offline-twc-modules checkpoints/offline-twc-medium-modules \
   checkpoints/offline-twc-hard-modules --games twc twc-medium twc-hard --results-dir "$RESULTS" \
   --name generalization-twc --num-variations "$VARIATIONS" --threads "$(nproc)"
