@@ -24,7 +24,7 @@ def test_compare_table_and_chart(tmp_path, compose):
     lines = r.stdout.splitlines()
     assert "on dev" in lines[0]  # no test results here: the dev results are compared
     assert any(line.startswith("| Oracle+mod |  |  |  | 1.00 (") and line.endswith("|  |") for line in lines)
-    oracle = json.loads(next(tmp_path.glob("oracle-twc-modules/dev/results.json")).read_text())
+    oracle = json.loads(next(tmp_path.glob("oracle-twc-modules/dev-*/results.json")).read_text())
     env_steps = f"1.00 ({oracle['avg_env_steps']:.0f})"  # environment steps, as published: module calls not counted
     assert f"|  |  |  | {env_steps} |" in r.stdout and oracle["avg_env_steps"] < oracle["avg_steps"]
     assert any(line.startswith("| Random |  |  | ") for line in lines)
