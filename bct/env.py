@@ -80,7 +80,11 @@ class ModularEnv:
         try:
             obs, infos = self.twx.reset(seed=seed, gameFold=fold, generateGoldPath=gold)
         except Exception as e:  # TWX refuses some parameter pairs per game (15 rooms cannot lie 8 apart)
-            found = re.search(r"ERROR: ([^\n]+)", str(e))
+            try:
+                text = str(e)
+            except Exception:  # py4j could not read the Java exception back
+                text = ""
+            found = re.search(r"ERROR: ([^\n]+)", text)
             if not found:
                 raise
             raise UserError(

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from bct.agents.base import Agent, Observation
 from bct.env import ModularEnv, Step
+from bct.errors import UserError
 from bct.games import Game
 from bct.prompt import prompt_at
 
@@ -81,13 +82,14 @@ class Episode:
 
     def result(self) -> EpisodeResult:
         module_steps = sum(s.from_module for s in self.steps[1:])
+        last = self.steps[-1] if self.steps else None  # none: it failed at reset
         return EpisodeResult(
             self.seed,
-            max(0.0, self.steps[-1].score),
+            max(0.0, last.score) if last else 0.0,
             len(self.actions),
             len(self.actions) - module_steps,
             module_steps,
-            self.steps[-1].success,
+            bool(last and last.success),
             self.stop or "",
             self.history,
         )
@@ -152,7 +154,23 @@ def rollout(
                 while queue and free:
                     seed = queue.popleft()
                     agent.start(game, fold, seed, modules)
-                    active.append(Episode(free.pop(), game, fold, seed, modules))
+                    env = free.pop()
+                    try:
+                        active.append(Episode(env, game, fold, seed, modules))
+                    except UserError:
+                        raise  # a game TWX refuses to make: not this episode's fault
+                    except Exception as e:  # the JVM failed at reset: a fresh one, and this seed again once
+                        stub = Episode.__new__(Episode)
+                        stub.env, stub.seed, stub.steps, stub.actions, stub.history, stub.stop = (
+                            env,
+                            seed,
+                            [],
+                            [],
+                            [],
+                            None,
+                        )
+                        active.append(stub)
+                        fail(stub, f"TextWorldExpress failed at reset: {type(e).__name__}", True, True)
                 obs = [ep.observation() for ep in active]
                 decisions = agent.act(obs)
                 stepping = []
