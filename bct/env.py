@@ -84,7 +84,8 @@ class ModularEnv:
                 text = str(e)
             except Exception:  # py4j could not read the Java exception back
                 text = ""
-            found = re.search(r"ERROR: ([^\n]+)", text)
+            # its generator's own refusal ("ERROR: ...") or a crash while making the game (50-room maps)
+            found = re.search(r"ERROR: ([^\n]+)", text) or re.search(r"generateNewGameJSON\.\s*:\s*([^\n]+)", text)
             if not found:
                 raise
             raise UserError(
