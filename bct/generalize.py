@@ -68,7 +68,7 @@ def chart(scores: dict, columns: list[str], path: Path) -> None:
     import numpy as np
 
     names = list(scores)
-    grid = np.array([[scores[r].get(c, (np.nan, np.nan))[0] for c in columns] for r in names], dtype=float)
+    grid = np.array([[(scores[r].get(c) or (np.nan, np.nan))[0] for c in columns] for r in names], dtype=float)
     fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(columns), 1.2 + 0.6 * len(names)))
     ax.imshow(grid, vmin=0, vmax=1, cmap="RdYlGn", aspect="auto")
     for i, r in enumerate(names):

@@ -97,3 +97,21 @@ def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
     numbers = {w.strip(".,") for w in first["prompt"].split() if w.strip(".,").isdigit()}
     assert numbers and all(f" {n} " in first["model_input"] for n in numbers)
     assert "<n1>" not in first["model_input"] and "<e1>" in first["model_input"]
+
+
+def test_a_variant_twx_cannot_make_is_marked_refused(tmp_path):
+    from bct.generalize import chart, markdown
+
+    chart(
+        {"mapreader (modules)": {"mapreader": (1.0, 10.1), "mapreader-numLocations50": None}},
+        ["mapreader", "mapreader-numLocations50"],
+        tmp_path / "g.png",
+    )
+    assert (tmp_path / "g.png").stat().st_size > 3000
+    table = markdown(
+        {"mapreader (modules)": {"mapreader": "1.00 (10.1)", "mapreader-numLocations50": "refused by TWX"}},
+        [("mapreader", 50), ("mapreader-numLocations50", 100)],
+        "test",
+        100,
+    )
+    assert "| mapreader (modules) | 1.00 (10.1) | refused by TWX |" in table
