@@ -22,8 +22,8 @@ from bct.errors import UserError, exits_cleanly
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
 from bct.games import game_of, variant_name
-from bct.runs import RUN_RECORD
-from bct.train import kept_checkpoints, process_state, train
+from bct.runs import RUN_RECORD, kept_checkpoints
+from bct.train import process_state, train
 
 log = logging.getLogger(__name__)
 

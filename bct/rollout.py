@@ -41,10 +41,13 @@ class EpisodeResult:
 class Episode:
     def __init__(self, env: ModularEnv, game: Game, fold: str, seed: int, modules: bool):
         self.env, self.game, self.fold, self.seed, self.modules = env, game, fold, seed, modules
-        self.steps: list[Step] = [env.reset(seed, fold, gold=False)]
+        self.steps: list[Step] = []  # begin() resets the game
         self.actions: list[str] = []
         self.history: list[dict] = []
         self.stop: str | None = None
+
+    def begin(self) -> None:
+        self.steps.append(self.env.reset(self.seed, self.fold, gold=False))
 
     def observation(self) -> Observation:
         return Observation(
@@ -154,23 +157,14 @@ def rollout(
                 while queue and free:
                     seed = queue.popleft()
                     agent.start(game, fold, seed, modules)
-                    env = free.pop()
+                    ep = Episode(free.pop(), game, fold, seed, modules)
+                    active.append(ep)
                     try:
-                        active.append(Episode(env, game, fold, seed, modules))
+                        ep.begin()
                     except UserError:
                         raise  # a game TWX refuses to make: not this episode's fault
                     except Exception as e:  # the JVM failed at reset: a fresh one, and this seed again once
-                        stub = Episode.__new__(Episode)
-                        stub.env, stub.seed, stub.steps, stub.actions, stub.history, stub.stop = (
-                            env,
-                            seed,
-                            [],
-                            [],
-                            [],
-                            None,
-                        )
-                        active.append(stub)
-                        fail(stub, f"TextWorldExpress failed at reset: {type(e).__name__}", True, True)
+                        fail(ep, f"TextWorldExpress failed at reset: {type(e).__name__}", True, True)
                 obs = [ep.observation() for ep in active]
                 decisions = agent.act(obs)
                 stepping = []

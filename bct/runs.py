@@ -10,14 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import shutil
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
 from bct.errors import UserError
-from bct.files import read_json, read_record
+from bct.files import read_json, read_record, write_json
 from bct.games import game_of, variant_name
 from bct.representation import get_representation
+from bct.resume import last_complete_checkpoint
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,79 @@ def previous_settings(results_file: Path) -> dict | None:
     """The settings an evaluation's results.json was written with; None where they cannot be read."""
     record = read_record(results_file, ["settings"])
     return record["settings"] if record and isinstance(record["settings"], dict) else None
+
+
+def claim_run_dir(settings: dict, target: Path, overwrite: bool) -> Path | None:
+    """Where this run trains: `target`, or beside it (`<target>.retraining`) when `overwrite=true` retrains
+    a finished run, which is then replaced only once the new one is complete; None: already trained."""
+    previous = read_run(target)
+    if previous and previous.get("status") == "done":
+        check_same(
+            target,
+            previous.get("settings", {}),
+            settings,
+            "a run with another config",
+            "choose another checkpoint_dir or run_name, or delete that folder",
+        )
+        if not overwrite:
+            return None
+        run_dir = target.with_name(target.name + ".retraining")
+        previous = read_run(run_dir)
+    else:
+        run_dir = target
+    if previous and previous.get("settings") != settings and not last_complete_checkpoint(run_dir / "trainer"):
+        # a run of ours that stopped before its first checkpoint (a refused or failed start): nothing to keep
+        log.info("%s held an unstarted run with another config; starting afresh", run_dir)
+        shutil.rmtree(run_dir)
+        previous = None
+    if previous:
+        check_same(
+            run_dir,
+            previous.get("settings", {}),
+            settings,
+            "a run with another config",
+            "choose another checkpoint_dir or run_name, or delete that folder",
+        )
+    return run_dir
+
+
+KEPT = "kept"  # in a run with select=dev: one loadable checkpoint per kept epoch count, <run>-ep<k>
+
+
+def kept_checkpoints(run_dir: Path) -> list[Path]:
+    """The finished kept checkpoints of a select=dev run, fewest epochs first."""
+    found = [p for p in (run_dir / KEPT).glob(f"{run_dir.name}-ep*") if (read_run(p) or {}).get("status") == "done"]
+    return sorted(found, key=lambda p: int(p.name.rsplit("-ep", 1)[1]))
+
+
+def keep_every(every: int, run_dir: Path, tokenizer, record: dict):
+    """A TrainerCallback that keeps the model every `every` epochs as a checkpoint of its own, with a run
+    record saying how many epochs it had: what select=dev evaluates on dev."""
+    from transformers import TrainerCallback
+
+    from bct.model import weights_fingerprint
+
+    class KeepEvery(TrainerCallback):
+        def on_epoch_end(self, args, state, control, model=None, **kwargs):
+            epochs = round(state.epoch)
+            folder = run_dir / KEPT / f"{run_dir.name}-ep{epochs}"
+            if epochs % every or (read_run(folder) or {}).get("status") == "done":
+                return
+            model.save_pretrained(folder)
+            tokenizer.save_pretrained(folder)
+            settings = {**record["settings"], "epochs": epochs}
+            write_json(
+                folder / RUN_RECORD,
+                {
+                    **record,
+                    "settings": settings,
+                    "status": "done",
+                    "kept_from": run_dir.name,
+                    "fingerprint": weights_fingerprint(folder),
+                },
+            )
+
+    return KeepEvery()
 
 
 class FolderLock:

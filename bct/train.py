@@ -25,7 +25,7 @@ from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.representation import get_representation
 from bct.resume import interrupt_callback, last_complete_checkpoint
-from bct.runs import RUN_RECORD, FolderLock, check_same, read_run, train_run_dir, train_settings
+from bct.runs import RUN_RECORD, FolderLock, claim_run_dir, keep_every, train_run_dir, train_settings
 from bct.schema import TrainSchema, validate
 from bct.threads import set_threads
 
@@ -154,7 +154,7 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
     settings = train_settings(cfg)
     target = train_run_dir(cfg, settings)
     with FolderLock(target, "a training run"):  # a second job on this folder is refused in one line
-        run_dir = claim_run_dir(cfg, settings, target)
+        run_dir = claim_run_dir(settings, target, cfg.overwrite)
         if run_dir is None:
             log.info("%s is already trained with this config (overwrite=true retrains it)", target)
             return target
@@ -166,40 +166,6 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
             run_dir.rename(target)
             shutil.rmtree(old)
     return target
-
-
-def claim_run_dir(cfg: DictConfig, settings: dict, target: Path) -> Path | None:
-    """Where this run trains: `target`, or beside it (`<target>.retraining`) when `overwrite=true` retrains
-    a finished run, which is then replaced only once the new one is complete; None: already trained."""
-    previous = read_run(target)
-    if previous and previous.get("status") == "done":
-        check_same(
-            target,
-            previous.get("settings", {}),
-            settings,
-            "a run with another config",
-            "choose another checkpoint_dir or run_name, or delete that folder",
-        )
-        if not cfg.overwrite:
-            return None
-        run_dir = target.with_name(target.name + ".retraining")
-        previous = read_run(run_dir)
-    else:
-        run_dir = target
-    if previous and previous.get("settings") != settings and not last_complete_checkpoint(run_dir / "trainer"):
-        # a run of ours that stopped before its first checkpoint (a refused or failed start): nothing to keep
-        log.info("%s held an unstarted run with another config; starting afresh", run_dir)
-        shutil.rmtree(run_dir)
-        previous = None
-    if previous:
-        check_same(
-            run_dir,
-            previous.get("settings", {}),
-            settings,
-            "a run with another config",
-            "choose another checkpoint_dir or run_name, or delete that folder",
-        )
-    return run_dir
 
 
 def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None = None) -> bool:
@@ -324,43 +290,6 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
     write_json(run_file, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
     return True
-
-
-KEPT = "kept"  # in a run with select=dev: one loadable checkpoint per kept epoch count, <run>-ep<k>
-
-
-def kept_checkpoints(run_dir: Path) -> list[Path]:
-    """The finished kept checkpoints of a select=dev run, fewest epochs first."""
-    found = [p for p in (run_dir / KEPT).glob(f"{run_dir.name}-ep*") if (read_run(p) or {}).get("status") == "done"]
-    return sorted(found, key=lambda p: int(p.name.rsplit("-ep", 1)[1]))
-
-
-def keep_every(every: int, run_dir: Path, tokenizer, record: dict):
-    """A TrainerCallback that keeps the model every `every` epochs as a checkpoint of its own, with a run
-    record saying how many epochs it had: what select=dev evaluates on dev."""
-    from transformers import TrainerCallback
-
-    class KeepEvery(TrainerCallback):
-        def on_epoch_end(self, args, state, control, model=None, **kwargs):
-            epochs = round(state.epoch)
-            folder = run_dir / KEPT / f"{run_dir.name}-ep{epochs}"
-            if epochs % every or (read_run(folder) or {}).get("status") == "done":
-                return
-            model.save_pretrained(folder)
-            tokenizer.save_pretrained(folder)
-            settings = {**record["settings"], "epochs": epochs}
-            write_json(
-                folder / RUN_RECORD,
-                {
-                    **record,
-                    "settings": settings,
-                    "status": "done",
-                    "kept_from": run_dir.name,
-                    "fingerprint": weights_fingerprint(folder),
-                },
-            )
-
-    return KeepEvery()
 
 
 if __name__ == "__main__":
