@@ -22,7 +22,7 @@ from bct.errors import UserError, exits_cleanly
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
 from bct.games import game_of, variant_name
-from bct.runs import RUN_RECORD, kept_checkpoints
+from bct.runs import kept_checkpoints, read_run
 from bct.train import process_state, train
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
         r = read_json(out / "results.json", "results file", f"delete {out} and run the command again")
         entries.append(
             {
-                "epochs": read_json(checkpoint / RUN_RECORD, "run record", "")["settings"]["epochs"],
+                "epochs": read_run(checkpoint)["settings"]["epochs"],
                 "checkpoint": str(checkpoint.resolve()),
                 "score": r["avg_score"],
                 "steps": r["avg_steps"],
@@ -73,7 +73,7 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
             f"{run_dir} kept no checkpoint to select from: epochs={cfg.epochs} is less than "
             f"select_every={cfg.select_every}"
         )
-    metrics = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}").get("metrics", {})
+    metrics = read_run(run_dir).get("metrics", {})
     selection = {
         "fold": "dev",
         "num_variations": cfg.eval.num_variations,
@@ -104,7 +104,7 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
     try:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
-        record["metrics"] = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}").get("metrics", {})
+        record["metrics"] = read_run(run_dir).get("metrics", {})
         if cfg.select == "dev" and process_state().is_main_process:
             chosen = select_on_dev(cfg, run_dir)["chosen"]
             record["selection"] = str((run_dir / SELECTION).resolve())

@@ -10,7 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
+import socket
+import time
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
@@ -114,34 +117,30 @@ def previous_settings(results_file: Path) -> dict | None:
 def claim_run_dir(settings: dict, target: Path, overwrite: bool) -> Path | None:
     """Where this run trains: `target`, or beside it (`<target>.retraining`) when `overwrite=true` retrains
     a finished run, which is then replaced only once the new one is complete; None: already trained."""
-    previous = read_run(target)
-    if previous and previous.get("status") == "done":
+
+    def same_run(folder: Path, record: dict) -> None:
         check_same(
-            target,
-            previous.get("settings", {}),
+            folder,
+            record.get("settings", {}),
             settings,
             "a run with another config",
             "choose another checkpoint_dir or run_name, or delete that folder",
         )
+
+    run_dir, previous = target, read_run(target)
+    if previous and previous.get("status") == "done":
+        same_run(target, previous)
         if not overwrite:
             return None
         run_dir = target.with_name(target.name + ".retraining")
         previous = read_run(run_dir)
-    else:
-        run_dir = target
     if previous and previous.get("settings") != settings and not last_complete_checkpoint(run_dir / "trainer"):
         # a run of ours that stopped before its first checkpoint (a refused or failed start): nothing to keep
         log.info("%s held an unstarted run with another config; starting afresh", run_dir)
         shutil.rmtree(run_dir)
         previous = None
     if previous:
-        check_same(
-            run_dir,
-            previous.get("settings", {}),
-            settings,
-            "a run with another config",
-            "choose another checkpoint_dir or run_name, or delete that folder",
-        )
+        same_run(run_dir, previous)
     return run_dir
 
 
@@ -198,10 +197,6 @@ class FolderLock:
         self.path = self.folder.parent / f".{self.folder.name}.lock"
 
     def __enter__(self) -> FolderLock:
-        import os
-        import socket
-        import time
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
         me = {
             "what": self.what,
@@ -246,8 +241,6 @@ class FolderLock:
 
 
 def _alive(pid: int) -> bool:
-    import os
-
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
