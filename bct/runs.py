@@ -87,6 +87,8 @@ def train_settings(cfg: DictConfig) -> dict:
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
+    if cfg.distinct:  # recorded where used, so that runs from before the setting keep their folders
+        values["distinct"] = True
     if cfg.shuffle_ids:  # recorded where used, so that runs from before the setting keep their folders
         values["shuffle_ids"] = cfg.shuffle_ids
     return values

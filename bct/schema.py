@@ -58,6 +58,7 @@ class TrainSchema(Strict):
     modules: bool
     entities: Literal[tuple(REPRESENTATIONS)]
     final_example: bool
+    distinct: bool
     shuffle_ids: Annotated[float, Field(ge=0, le=1)]
     num_games: NumVariations
     lr: Annotated[float, Field(gt=0)]

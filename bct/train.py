@@ -64,15 +64,22 @@ def training_data(cfg: DictConfig, game: Game, variant: str, representation):
 
     def pair(row: dict) -> dict:
         source, target = training_pair(row, representation)
-        rng = random.Random(f"{cfg.seed}-{row['seed']}-{row['step']}")
-        if cfg.shuffle_ids and rng.random() < cfg.shuffle_ids:  # this example's placeholders renumbered at random
-            source, target = shuffle_numbering([source, target], rng)
         return {"source": source, "target": target}
 
-    return data.map(
-        pair,
-        desc=f"entities={representation.name}",
-    )
+    data = data.map(pair, desc=f"entities={representation.name}")
+    if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
+        seen = set()
+        data = data.filter(lambda s, t: (s, t) not in seen and not seen.add((s, t)), input_columns=["source", "target"])
+    if cfg.shuffle_ids:
+
+        def shuffle(row: dict) -> dict:
+            rng = random.Random(f"{cfg.seed}-{row['seed']}-{row['step']}")
+            if rng.random() < cfg.shuffle_ids:  # this example's placeholders renumbered at random
+                row["source"], row["target"] = shuffle_numbering([row["source"], row["target"]], rng)
+            return row
+
+        data = data.map(shuffle, desc="shuffle_ids")
+    return data
 
 
 def scratch_model(cfg: DictConfig, data, run_dir: Path, representation):

@@ -1,76 +1,75 @@
-"""Training speed: dynamic padding with length-grouped batches against padding every batch to
-max_source_length, same model, data and steps, in the same process.
+"""Time to score: the offline preset's defaults against the previous defaults (every gold step of
+1000 games, repeats included, 4 epochs at 3e-4), same game, in the same process: each is trained,
+then played on the same dev variations.
 
-    python bench/train.py [--game sorting] [--examples 200] [--model t5-cpu-scratch]
+    python bench/train.py [--game twc] [--variations 100] [--fold dev] [key=value ...]
 
-Prints training examples per second of each, and the ratio (dynamic / padded) as the last line.
+Extra key=value arguments are bct.train overrides applied to both. Prints per setting: training
+examples, example passes, training seconds, examples/s, score and environment steps; the last line
+is the ratio of training times (previous / now) with both scores.
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
 from hydra import compose, initialize_config_dir
-from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 from bct.config import CONF
-from bct.games import game_of
-from bct.representation import get_representation
-from bct.train import encode, scratch_model, training_data
+from bct.evaluate import evaluate
+from bct.files import read_json
+from bct.job import evaluation_config
+from bct.runs import read_run
+from bct.train import train
+
+PREVIOUS = ["distinct=false", "num_games=1000", "epochs=4", "lr=3e-4", "warmup=0.1", "batch_size=4"]
 
 
-def examples_per_second(model, tokenizer, data, cfg, dynamic: bool, out: str) -> float:
-    if dynamic:
-        collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100)
-    else:
-        collator = DataCollatorForSeq2Seq(
-            tokenizer, model=model, label_pad_token_id=-100, padding="max_length", max_length=cfg.max_source_length
-        )
-    args = Seq2SeqTrainingArguments(
-        output_dir=out,
-        num_train_epochs=1,
-        per_device_train_batch_size=cfg.batch_size,
-        learning_rate=cfg.lr,
-        train_sampling_strategy="group_by_length" if dynamic else "random",
-        length_column_name="length",
-        save_strategy="no",
-        report_to="none",
-        disable_tqdm=True,
-        seed=cfg.seed,
-        dataloader_pin_memory=False,
-    )
-    trainer = Seq2SeqTrainer(
-        model=model, args=args, train_dataset=data, processing_class=tokenizer, data_collator=collator
-    )
-    start = time.perf_counter()
-    trainer.train()
-    return len(data) / (time.perf_counter() - start)
+def time_to_score(overrides: list[str], fold: str, variations: int, tmp: str) -> dict:
+    cfg = compose("train", overrides=[*overrides, f"checkpoint_dir={tmp}/checkpoints", "progress=false"])
+    run_dir = train(cfg)
+    run = read_run(run_dir)
+    cfg.eval.num_variations = variations
+    out = evaluate(evaluation_config(cfg, run_dir, fold, Path(tmp) / "results"))
+    results = read_json(out / "results.json", "results file", "run the bench again")
+    seconds = run["metrics"]["train_runtime"]
+    passes = run["num_examples"] * cfg.epochs
+    return {
+        "examples": run["num_examples"],
+        "passes": passes,
+        "seconds": seconds,
+        "rate": passes / seconds,
+        "score": results["avg_score"],
+        "steps": results["avg_env_steps"],
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="sorting")
-    ap.add_argument("--examples", type=int, default=200)
+    ap.add_argument("--game", default="twc")
     ap.add_argument("--model", default="t5-cpu-scratch")
-    args = ap.parse_args()
+    ap.add_argument("--variations", type=int, default=100)
+    ap.add_argument("--fold", default="dev")
+    args, extra = ap.parse_known_args()
+    base = [f"+game={args.game}", f"model={args.model}", *extra]
+    rows = {}
     with tempfile.TemporaryDirectory() as tmp, initialize_config_dir(str(CONF), version_base="1.3"):
-        cfg = compose("train", overrides=[f"+game={args.game}", f"model={args.model}", "progress=false"])
-        rep = get_representation(cfg.entities)
-        data = training_data(cfg, game_of(cfg), "modules", rep)
-        data = data.select(range(min(args.examples, len(data))))
-        _, tokenizer = scratch_model(cfg, data, Path(tmp), rep)
-        encoded = encode(data, tokenizer, cfg)
-        rates = {}
-        for dynamic in (True, False, True, False):  # interleaved; each side keeps its best
-            model, _ = scratch_model(cfg, data, Path(tmp), rep)  # fresh weights, same tokenizer
-            rate = examples_per_second(model, tokenizer, encoded, cfg, dynamic, tmp)
-            rates[dynamic] = max(rates.get(dynamic, 0.0), rate)
-        print(f"dynamic padding + length grouping: {rates[True]:.1f} examples/s")
-        print(f"padded to max_source_length={cfg.max_source_length}: {rates[False]:.1f} examples/s")
-        print(f"ratio (dynamic / padded): {rates[True] / rates[False]:.2f}")
+        for name, overrides in (("previous", [*base, *PREVIOUS]), ("now", base)):
+            rows[name] = time_to_score(overrides, args.fold, args.variations, tmp)
+    print(f"{args.game}, {args.model}, {args.variations} {args.fold} variations")
+    print(f"{'defaults':<9} {'examples':>8} {'passes':>7} {'train s':>8} {'ex/s':>6} {'score':>6} {'steps':>6}")
+    for name, r in rows.items():
+        print(
+            f"{name:<9} {r['examples']:>8} {r['passes']:>7} {r['seconds']:>8.0f} {r['rate']:>6.1f} "
+            f"{r['score']:>6.2f} {r['steps']:>6.1f}"
+        )
+    prev, now = rows["previous"], rows["now"]
+    print(
+        f"training time ratio (previous / now): {prev['seconds'] / now['seconds']:.1f}x, "
+        f"score {prev['score']:.2f} -> {now['score']:.2f}"
+    )
 
 
 if __name__ == "__main__":

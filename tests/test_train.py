@@ -13,8 +13,10 @@ from transformers import TrainerCallback
 
 import bct.train as tr
 from bct.errors import UserError
+from bct.games import get_game
 from bct.generate import generate
 from bct.model import build_from_config, load_checkpoint, load_pretrained
+from bct.representation import get_representation
 from bct.tokenizer import train_tokenizer
 from bct.train import train
 
@@ -276,6 +278,30 @@ def test_trainer_settings_pass_through_and_unknown_ones_are_named(tmp_path, trai
     assert settings["trainer"] == {"adam_beta2": 0.99, "max_grad_norm": 0.5}
     with pytest.raises(UserError, match="trainer.no_such_flag is not a Seq2SeqTrainingArguments setting"):
         tr.train(train_config(*TINY, "+trainer.no_such_flag=1"))
+
+
+def test_placeholders_take_the_space_before_them_and_decoding_gives_it_back():
+    tokens = [f"<e{i}>" for i in range(1, 6)] + ["<n1>"]
+    tok = train_tokenizer(["You are in the   <e1>. You see <n1>g of <e2> </s> PACT take <e3>"] * 5, 300, tokens)
+    source = "take <n1>g of <e2>   in the <e1>"
+    pieces = tok.convert_ids_to_tokens(tok(source).input_ids)
+    assert "▁" not in pieces  # no token for the space before a placeholder, nor for a run of spaces
+    assert "<n1>" in pieces and "<e2>" in pieces
+    assert tok.decode(tok("take <n1>g of <e2>").input_ids, skip_special_tokens=True) == "take <n1>g of <e2>"
+
+
+def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_config):
+    game = train_config("+game=twc", "model=t5-tiny-scratch", "num_games=20")
+    rep = get_representation(game.entities)
+    every = tr.training_data(
+        train_config("+game=twc", "model=t5-tiny-scratch", "num_games=20", "distinct=false"),
+        get_game("twc"),
+        "modules",
+        rep,
+    )
+    once = tr.training_data(game, get_game("twc"), "modules", rep)
+    pairs = list(zip(once["source"], once["target"]))
+    assert len(pairs) == len(set(pairs)) == len(set(zip(every["source"], every["target"]))) < len(every)
 
 
 def test_final_examples_train_only_when_asked(tmp_path, train_config):
