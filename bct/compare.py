@@ -73,7 +73,8 @@ def label(row: dict) -> str:
     run = row["run"]
     if row["agent"] == "t5" and "trained" in row:  # what the model is, whatever its folder is called
         t = row["trained"]
-        name = f"BCT {t['model']}-ep{t['epochs']}" + (f" {t['entities']}" if t["entities"] != "text" else "")
+        length = f"ep{t['epochs']}" if t.get("epochs") else f"st{t.get('max_steps')}"
+        name = f"BCT {t['model']}-{length}" + (f" {t['entities']}" if t["entities"] != "text" else "")
         name += f" {row['settings']['decoding']}" if row["settings"].get("decoding") != "generate" else ""
         name += " beam" if row["settings"].get("beam_groups") == 1 else ""
     elif row["agent"] == "t5":

@@ -121,9 +121,12 @@ def results_folder(cfg: DictConfig, agent: Agent, settings: dict) -> Path:
     )
 
 
-def evaluate(cfg: DictConfig) -> Path:
+def evaluate(cfg: DictConfig, envs: list | None = None) -> Path:
     """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes.
-    The folder is locked while the evaluation runs: a second one on it is refused in one line."""
+    The folder is locked while the evaluation runs: a second one on it is refused in one line.
+
+    `envs`: environments of the agent's game and module setting to play in, left open (evaluations
+    of several checkpoints share them); by default `batch_size` are started and closed here."""
     cfg = validate(cfg, EvaluateSchema)
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
@@ -132,12 +135,14 @@ def evaluate(cfg: DictConfig) -> Path:
     out = results_folder(cfg, agent, settings)
     try:
         with FolderLock(out, "an evaluation"):
-            return _evaluate_into(out, cfg, agent, settings, wanted)
+            return _evaluate_into(out, cfg, agent, settings, wanted, envs)
     finally:
         agent.close()
 
 
-def _evaluate_into(out: Path, cfg: DictConfig, agent: Agent, settings: dict, wanted: list[int]) -> Path:
+def _evaluate_into(
+    out: Path, cfg: DictConfig, agent: Agent, settings: dict, wanted: list[int], shared: list | None
+) -> Path:
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
     if results_file.exists():
         previous = previous_settings(results_file)
@@ -168,7 +173,7 @@ def _evaluate_into(out: Path, cfg: DictConfig, agent: Agent, settings: dict, wan
         log.info("%s: %d variations already played, %d to go", out, len(done), len(todo))
 
     game, modules, failed = agent.game, agent.modules, []
-    envs = start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else []
+    envs = shared or (start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(
         total=len(wanted),
@@ -193,7 +198,7 @@ def _evaluate_into(out: Path, cfg: DictConfig, agent: Agent, settings: dict, wan
         )
     finally:
         bar.close()
-        for env in envs:
+        for env in [] if shared else envs:
             env.close()
     write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed))
     if failed:

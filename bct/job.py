@@ -22,6 +22,7 @@ from bct.errors import UserError, exits_cleanly
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
 from bct.games import game_of, variant_name
+from bct.rollout import start_envs
 from bct.runs import kept_checkpoints, read_run
 from bct.train import process_state, train
 
@@ -55,8 +56,15 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
     """Evaluate every kept checkpoint of a select=dev run on dev (the run's eval.* settings) and write
     selection.json. Evaluations resume like any other, so an interrupted selection loses nothing."""
     start, entries = time.time(), []
-    for checkpoint in kept_checkpoints(run_dir):
-        out = evaluate(evaluation_config(cfg, checkpoint, "dev", run_dir / "selection"))
+    kept = kept_checkpoints(run_dir)
+    game = game_of(cfg)  # one set of JVMs for every kept checkpoint: starting them is much of a short evaluation
+    envs = start_envs(game, cfg.modules, min(cfg.eval.batch_size, cfg.eval.num_variations)) if kept else []
+    try:
+        outs = [evaluate(evaluation_config(cfg, checkpoint, "dev", run_dir / "selection"), envs) for checkpoint in kept]
+    finally:
+        for env in envs:
+            env.close()
+    for checkpoint, out in zip(kept, outs):
         r = read_json(out / "results.json", "results file", f"delete {out} and run the command again")
         entries.append(
             {
@@ -70,8 +78,8 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
         )
     if not entries:
         raise UserError(
-            f"{run_dir} kept no checkpoint to select from: epochs={cfg.epochs} is less than "
-            f"select_every={cfg.select_every}"
+            f"{run_dir} kept no checkpoint to select from: its training was shorter than "
+            f"select_every={cfg.select_every} epochs"
         )
     metrics = read_run(run_dir).get("metrics", {})
     selection = {
@@ -105,14 +113,18 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
         record["metrics"] = read_run(run_dir).get("metrics", {})
+        if cfg.epochs is None:  # a run of max_steps: the epochs it came to
+            record["epochs"] = round(record["metrics"].get("epoch", 0), 2)
         if cfg.select == "dev" and process_state().is_main_process:
             chosen = select_on_dev(cfg, run_dir)["chosen"]
             record["selection"] = str((run_dir / SELECTION).resolve())
             run_dir = Path(chosen["checkpoint"])  # what evaluate_after plays: the chosen epochs
         if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
             record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
+            start = time.time()
             out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
             record["results"] = str((out / "results.json").resolve())
+            record["eval_seconds"] = round(time.time() - start, 1)
         record["status"] = "done"
     except Exception as e:
         record.update(status="failed", error=f"{type(e).__name__}: {e}")

@@ -87,6 +87,8 @@ def train_settings(cfg: DictConfig) -> dict:
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
+    if cfg.epochs is None:  # a budget in steps; recorded where used, so that older runs keep their folders
+        values["max_steps"] = cfg.max_steps
     if cfg.distinct:  # recorded where used, so that runs from before the setting keep their folders
         values["distinct"] = True
     if cfg.shuffle_ids:  # recorded where used, so that runs from before the setting keep their folders
@@ -96,10 +98,11 @@ def train_settings(cfg: DictConfig) -> dict:
 
 def train_run_dir(cfg: DictConfig, settings: dict) -> Path:
     """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
-    defining setting>`: runs that differ in anything (seed, lr, data, ...) never share a folder."""
+    defining setting>` (`-st<max_steps>-` for a run measured in steps): runs that differ in anything (seed,
+    lr, data, ...) never share a folder."""
+    length = f"ep{settings['epochs']}" if settings.get("epochs") else f"st{settings['max_steps']}"
     name = cfg.run_name or (
-        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}"
-        f"-ep{settings['epochs']}-{digest(settings)}"
+        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-{length}-{digest(settings)}"
     )
     return Path(cfg.checkpoint_dir) / str(name)
 

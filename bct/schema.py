@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional
 
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import InterpolationKeyError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bct.errors import UserError
@@ -54,7 +55,8 @@ class TrainSchema(Strict):
     model: Any
     game: Any = None  # +game=NAME
     trainer: dict[str, Any]
-    epochs: AtLeast1
+    epochs: Optional[AtLeast1]
+    max_steps: Optional[AtLeast1]
     modules: bool
     entities: Literal[tuple(REPRESENTATIONS)]
     final_example: bool
@@ -143,7 +145,13 @@ def _description(schema: type[BaseModel], loc: tuple) -> str | None:
 
 def validate(cfg: DictConfig, schema: type[BaseModel]) -> DictConfig:
     """`cfg` checked against `schema` (resolved), or a one-line UserError naming the first bad key."""
-    values = OmegaConf.to_container(cfg, resolve=True)
+    try:
+        values = OmegaConf.to_container(cfg, resolve=True)
+    except InterpolationKeyError as e:  # e.g. a model preset of one's own without a key train.yaml reads from it
+        raise UserError(
+            f"{e.full_key} reads a key that is not set ({str(e).splitlines()[0]}); a model preset of one's own needs every key "
+            f"that bct/conf/model/t5-base.yaml has"
+        ) from None
     try:
         schema.model_validate(values)
     except ValidationError as e:

@@ -158,6 +158,8 @@ def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
             f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})"
         )
     cfg = validate(cfg, TrainSchema)
+    if cfg.epochs is None and cfg.max_steps is None:
+        raise UserError("epochs and max_steps are both null: set one, e.g. epochs=4 or max_steps=2500")
     settings = train_settings(cfg)
     target = train_run_dir(cfg, settings)
     with FolderLock(target, "a training run"):  # a second job on this folder is refused in one line
@@ -227,7 +229,7 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
     args = Seq2SeqTrainingArguments(
         **{
             "output_dir": str(run_dir / "trainer"),
-            "num_train_epochs": cfg.epochs,
+            **({"num_train_epochs": cfg.epochs} if cfg.epochs else {"max_steps": cfg.max_steps}),
             "learning_rate": cfg.lr,
             "warmup_steps": cfg.warmup,
             "per_device_train_batch_size": cfg.batch_size,
@@ -262,12 +264,13 @@ def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None =
     if cfg.select != "none" and state.is_main_process:
         trainer.add_callback(keep_every(cfg.select_every, run_dir, tokenizer, record))
     last = last_complete_checkpoint(args.output_dir)
-    steps = -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum * cfg.epochs
+    per_epoch = max(1, -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum)
+    steps = per_epoch * cfg.epochs if cfg.epochs else cfg.max_steps
     log.info(
-        "training %s: %d examples, %d epochs, about %d optimizer steps, on %s; writing %s%s",
+        "training %s: %d examples, %.1f epochs, %d optimizer steps, on %s; writing %s%s",
         run_dir.name,
         len(train_set),
-        cfg.epochs,
+        steps / per_epoch,
         steps,
         "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
         run_dir,

@@ -57,6 +57,8 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
                     "score": res["avg_score"],
                     "steps": res["avg_steps"],
                     "n": res["num_variations"],
+                    "train_seconds": job.get("metrics", {}).get("train_runtime"),
+                    "eval_seconds": job.get("eval_seconds"),
                 }
             )
     return jobs, problems
@@ -75,6 +77,8 @@ def selection_jobs(selection_file: Path, base: dict) -> list[dict]:
             "steps": e["steps"],
             "n": sel["num_variations"],
             "eval": sel["eval"],
+            "train_seconds": sel["seconds"]["training"],  # one training and one selection for all its entries
+            "eval_seconds": sel["seconds"]["selection"],
         }
         for e in sel["epochs"]
     ]
@@ -92,6 +96,16 @@ def read_run_selection(run_dir: Path) -> list[dict]:
     return selection_jobs(run_dir / SELECTION, base)
 
 
+def cost(jobs: list[dict]) -> str:
+    """What a group's tuning cost: training and dev-evaluation seconds, each training counted once."""
+    per_folder = {j["folder"]: (j.get("train_seconds") or 0, j.get("eval_seconds") or 0) for j in jobs}
+    train, evaluation = (sum(v) for v in zip(*per_folder.values()))
+    return (
+        f"cost: {len(per_folder)} training(s), {train:.0f} s training + {evaluation:.0f} s dev evaluation "
+        f"= {train + evaluation:.0f} s"
+    )
+
+
 def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
     lines = []
     for (game, variant, model), jobs in sorted(groups.items()):
@@ -103,7 +117,7 @@ def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
         for j in sorted(jobs, key=lambda j: j["epochs"]):
             mark = "  <- best" if j is choice else ""
             lines.append(f"{j['epochs']:>8} {j['score']:>8.3f} {j['steps']:>8.1f}{mark}")
-        lines.append("")
+        lines += [cost(jobs), ""]
     if problems:
         lines += ["Jobs without results:", *(f"  {p}" for p in problems), ""]
     return "\n".join(lines)

@@ -65,6 +65,7 @@ def test_local_launcher_sweep_and_tune(tmp_path, capsys):
     assert f"best epochs {chosen}, test score" in printed
     table = (out / "tuning-results.txt").read_text()
     assert "twc (modules, t5-tiny-scratch), dev set, 2 variations" in table
+    assert "cost: 2 training(s)" in table  # what the protocol cost: both trainings and their dev evaluations
     assert [line.split()[0] for line in table.splitlines() if line.strip().endswith("<- best")] == [str(chosen)]
     assert (out / "tuning-scores.png").stat().st_size > 5000
     test = json.loads(next((out / "test-results").rglob("results.json")).read_text())
@@ -157,11 +158,11 @@ def test_select_on_dev_keeps_checkpoints_chooses_by_dev_score_and_resumes(train_
     calls = []
     real = jobs.evaluate
 
-    def interrupted(c):  # the selection is cut off after its first evaluation
+    def interrupted(c, envs=None):  # the selection is cut off after its first evaluation
         calls.append(c.checkpoint)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(c)
+        return real(c, envs)
 
     monkeypatch.setattr(jobs, "evaluate", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -181,6 +182,8 @@ def test_select_on_dev_keeps_checkpoints_chooses_by_dev_score_and_resumes(train_
     tune([str(Path(record["selection"]).parent), "--dry-run"])
     printed = capsys.readouterr().out
     assert f"-ep{selection['chosen']['epochs']} fold=test" in printed and "<- best" in printed
+    assert "cost: 1 training(s)" in printed  # one training, however many checkpoints it kept
+    assert selection["seconds"]["selection"] > 0 and selection["seconds"]["training"] > 0
 
 
 def test_ties_go_to_fewer_epochs():

@@ -304,6 +304,14 @@ def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_con
     assert len(pairs) == len(set(pairs)) == len(set(zip(every["source"], every["target"]))) < len(every)
 
 
+def test_a_step_budget_trains_that_many_steps_and_names_the_run_by_it(train_config):
+    run = tr.train(train_config(*TINY, "epochs=null", "max_steps=3"))
+    assert "-st3-" in run.name
+    assert json.loads((run / "train_metrics.json").read_text())["global_step"] == 3
+    with pytest.raises(UserError, match="epochs and max_steps are both null"):
+        tr.train(train_config(*TINY, "epochs=null", "max_steps=null"))
+
+
 def test_final_examples_train_only_when_asked(tmp_path, train_config):
     plain = json.loads((tr.train(train_config(*TINY)) / "bct_config.json").read_text())
     final = json.loads((tr.train(train_config(*TINY, "final_example=true")) / "bct_config.json").read_text())

@@ -120,6 +120,7 @@ class T5Agent(Agent):
         agent.trained = {
             "model": trained["model"]["name"],
             "epochs": trained["epochs"],
+            "max_steps": trained.get("max_steps"),
             "num_games": trained["num_games"],
             "entities": representation.name,
         }
