@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job end to end on a small default, on a 2-core CPU in about 10 minutes: set up .venv,
-# generate gold-path data, train the CPU-sized offline T5 preset (entity placeholders, 1000 games,
-# 4 epochs), evaluate it on 100 unseen test variations, evaluate the random and oracle agents on the
-# same variations, and print the table.
+# The main job end to end on a small default, on a 2-core CPU in about 5 minutes: set up .venv,
+# generate gold-path data, train the CPU-sized offline T5 preset (entity placeholders, the distinct
+# examples of 1000 games, the epochs its game needs: conf/model/t5-cpu-scratch.yaml), evaluate it on
+# 100 unseen test variations, evaluate the random and oracle agents on the same variations, and print
+# the table.
 #   GAME (default twc), VARIATIONS (100), FOLD (test): override by environment, e.g.
 #   GAME=arithmetic ./runscripts/main.sh; extra arguments go to bct.train (e.g. epochs=2).
 set -euo pipefail
