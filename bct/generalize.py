@@ -105,7 +105,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", default="auto")
     args = ap.parse_args(argv)
     columns = [parse_game(spec, args.step_limit) for spec in args.games]
-    rows = {trained_on(ck): ck for ck in args.checkpoints}
+    labels = [trained_on(ck) for ck in args.checkpoints]
+    # two checkpoints trained on the same game (another seed, shuffle_ids, ...): each row also names its folder
+    rows = {
+        label if labels.count(label) == 1 else f"{label} {Path(ck).name}": ck
+        for label, ck in zip(labels, args.checkpoints)
+    }
 
     from hydra import compose, initialize_config_dir
 

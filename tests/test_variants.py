@@ -52,6 +52,7 @@ def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(tra
     assert (settings["game_preset"], settings["game_params"]) == ("twc", {"numLocations": 2})
     preset_run = train(train_config("+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"))
     assert preset_run != run  # a variant never shares a folder with its preset
+    reseeded = train(train_config("+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", "seed=7"))
 
     from bct.evaluate import evaluate
 
@@ -65,6 +66,7 @@ def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(tra
             "--checkpoints",
             str(run),
             str(preset_run),
+            str(reseeded),
             "--games",
             "twc",
             "twc numLocations=2 step_limit=20",
@@ -79,7 +81,9 @@ def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(tra
         ]
     )
     table = (tmp_path / "gen" / "generalization.md").read_text()
-    assert "| twc-numLocations2 (modules) |" in table and "| twc (modules) |" in table
+    assert "| twc-numLocations2 (modules) |" in table
+    # two rows trained on the same game are both there, each named by its folder
+    assert f"| twc (modules) {preset_run.name} |" in table and f"| twc (modules) {reseeded.name} |" in table
     assert "twc-numLocations2 (limit 20)" in table and "twc (limit 50)" in table
     assert (tmp_path / "gen" / "generalization.png").stat().st_size > 3000
 
