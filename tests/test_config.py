@@ -31,6 +31,18 @@ def test_paper_experiments(game, epochs, compose):
     )
 
 
+@pytest.mark.parametrize(
+    "game, modules, epochs, distinct",
+    [("twc", True, 30, True), ("mapreader", True, 2, True), ("twc-hard", True, 4, True), ("sorting", False, 4, False)],
+)
+def test_the_cpu_preset_trains_each_game_as_long_as_it_needs_and_the_baseline_no_less(
+    game, modules, epochs, distinct, compose
+):
+    cfg = compose("train", f"+game={game}", "model=t5-cpu-scratch", f"modules={modules}")
+    assert (cfg.epochs, cfg.distinct) == (epochs, distinct)
+    assert compose("train", f"+game={game}", "model=t5-cpu-scratch", "epochs=7").epochs == 7  # the command line wins
+
+
 def test_configs_ship_inside_the_package(tmp_path):
 
     src = tmp_path / "src"  # a copy, so that the build leaves nothing in the work tree
