@@ -28,7 +28,9 @@ PREVIOUS = ["distinct=false", "num_games=1000", "epochs=4", "lr=3e-4", "warmup=0
 
 
 def time_to_score(overrides: list[str], fold: str, variations: int, tmp: str) -> dict:
-    cfg = compose("train", overrides=[*overrides, f"checkpoint_dir={tmp}/checkpoints", "progress=false"])
+    cfg = compose(
+        "train", overrides=[*overrides, f"checkpoint_dir={tmp}/checkpoints", "progress=false", "logging_steps=100000"]
+    )
     run_dir = train(cfg)
     run = read_run(run_dir)
     cfg.eval.num_variations = variations
