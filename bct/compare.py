@@ -15,6 +15,7 @@ from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
 from bct.games import PAPER_GAMES
 from bct.report import collect, invalid_share
+from bct.runs import training_length
 
 # Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
 PUBLISHED = {
@@ -73,8 +74,7 @@ def label(row: dict) -> str:
     run = row["run"]
     if row["agent"] == "t5" and "trained" in row:  # what the model is, whatever its folder is called
         t = row["trained"]
-        length = f"ep{t['epochs']}" if t.get("epochs") else f"st{t.get('max_steps')}"
-        name = f"BCT {t['model']}-{length}" + (f" {t['entities']}" if t["entities"] != "text" else "")
+        name = f"BCT {t['model']}-{training_length(t)}" + (f" {t['entities']}" if t["entities"] != "text" else "")
         name += f" {row['settings']['decoding']}" if row["settings"].get("decoding") != "generate" else ""
         name += " beam" if row["settings"].get("beam_groups") == 1 else ""
     elif row["agent"] == "t5":

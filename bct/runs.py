@@ -96,13 +96,18 @@ def train_settings(cfg: DictConfig) -> dict:
     return values
 
 
+def training_length(settings: dict) -> str:
+    """How long a run trained, as its folder and the comparison name it: `ep4`, or `st2500` for a step budget."""
+    return f"ep{settings['epochs']}" if settings.get("epochs") else f"st{settings.get('max_steps')}"
+
+
 def train_run_dir(cfg: DictConfig, settings: dict) -> Path:
     """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
     defining setting>` (`-st<max_steps>-` for a run measured in steps): runs that differ in anything (seed,
     lr, data, ...) never share a folder."""
-    length = f"ep{settings['epochs']}" if settings.get("epochs") else f"st{settings['max_steps']}"
     name = cfg.run_name or (
-        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-{length}-{digest(settings)}"
+        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-{training_length(settings)}"
+        f"-{digest(settings)}"
     )
     return Path(cfg.checkpoint_dir) / str(name)
 
