@@ -11,27 +11,19 @@ import hydra
 from omegaconf import DictConfig
 from tqdm.auto import tqdm
 
-from bct.agents import AGENTS, Agent
-from bct.config import entry
-from bct.errors import exits_cleanly, unknown
+from bct.agents import Agent, make_agent
+from bct.errors import exits_cleanly
 from bct.files import write_json, write_jsonl
 from bct.games import fold_seeds, variant_name
 from bct.rollout import EpisodeResult, rollout, start_envs
 from bct.runs import FolderLock, check_same, differing, digest, previous_settings, set_aside
-from bct.schema import EvaluateSchema, validate
+from bct.settings import EvaluateSettings, entry
 from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
 
 
-def make_agent(cfg: DictConfig) -> Agent:
-    """The agent `agent=NAME` names, built from its config (each agent class knows how)."""
-    if cfg.agent.name not in AGENTS:
-        raise unknown("agent", cfg.agent.name, AGENTS)
-    return AGENTS[cfg.agent.name].from_config(cfg)
-
-
-def evaluation_settings(cfg: DictConfig, agent: Agent) -> dict:
+def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
     """What defines an evaluation (a results folder holds one set, so reruns resume it)."""
     return {
         "agent": agent.name,
@@ -110,7 +102,7 @@ def summarize(
     }
 
 
-def results_folder(cfg: DictConfig, agent: Agent, settings: dict) -> Path:
+def results_folder(cfg: EvaluateSettings, agent: Agent, settings: dict) -> Path:
     """`<results_dir>/<agent's run name>/<fold>-<digest of every setting that changes the outcome>`: two
     evaluations that differ in anything (step_limit, beams, ...) never share a folder. The weights'
     fingerprint is left out: results of earlier weights of a checkpoint are set aside in place."""
@@ -121,16 +113,15 @@ def results_folder(cfg: DictConfig, agent: Agent, settings: dict) -> Path:
     )
 
 
-def evaluate(cfg: DictConfig, envs: list | None = None) -> Path:
+def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
     """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes.
     The folder is locked while the evaluation runs: a second one on it is refused in one line.
 
     `envs`: environments of the agent's game and module setting to play in, left open (evaluations
     of several checkpoints share them); by default `batch_size` are started and closed here."""
-    cfg = validate(cfg, EvaluateSchema)
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
-    agent = make_agent(cfg)
+    agent = make_agent(cfg.agent, cfg.game.build() if cfg.game else None, cfg.modules, cfg.checkpoint)
     settings = evaluation_settings(cfg, agent)
     out = results_folder(cfg, agent, settings)
     try:
@@ -141,7 +132,7 @@ def evaluate(cfg: DictConfig, envs: list | None = None) -> Path:
 
 
 def _evaluate_into(
-    out: Path, cfg: DictConfig, agent: Agent, settings: dict, wanted: list[int], shared: list | None
+    out: Path, cfg: EvaluateSettings, agent: Agent, settings: dict, wanted: list[int], shared: list | None
 ) -> Path:
     results_file, histories_file = out / "results.json", out / "histories.jsonl"
     if results_file.exists():
@@ -215,7 +206,7 @@ def _evaluate_into(
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
     try:
-        out = evaluate(cfg)
+        out = evaluate(EvaluateSettings.from_config(cfg))
     except KeyboardInterrupt:
         print("\ninterrupted; run the same command again to play the variations not yet finished", file=sys.stderr)
         sys.exit(130)

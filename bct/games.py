@@ -128,12 +128,6 @@ def as_game(game: str | Game) -> Game:
     return game if isinstance(game, Game) else get_game(game)
 
 
-def game_of(cfg) -> Game:
-    """The game a config's `+game=NAME` (and `game.params.*`) names."""
-    params = cfg.game.get("params") or {}
-    return get_game(cfg.game.name).with_params(dict(params))
-
-
 def from_record(record: dict) -> Game:
     """The game that `Game.record()` wrote into settings, a manifest or results."""
     if record.get("game_preset"):

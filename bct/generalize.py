@@ -112,28 +112,24 @@ def main(argv: list[str] | None = None) -> None:
         for label, ck in zip(labels, args.checkpoints)
     }
 
-    from hydra import compose, initialize_config_dir
-
-    from bct.config import CONF
     from bct.evaluate import evaluate
+    from bct.settings import EvaluateSettings
 
     scores: dict[str, dict[str, tuple[float, float] | None]] = {}
     for name, checkpoint in rows.items():
         scores[name] = {}
         for overrides, column, _ in columns:
-            with initialize_config_dir(str(CONF), version_base="1.3"):
-                cfg = compose(
-                    "evaluate",
-                    overrides=[
-                        f"checkpoint={checkpoint}",
-                        f"fold={args.fold}",
-                        f"num_variations={args.num_variations}",
-                        *overrides,
-                        f"results_dir={args.results_dir}",
-                        f"threads={args.threads}",
-                        "progress=false",
-                    ],
-                )
+            cfg = EvaluateSettings.from_overrides(
+                [
+                    f"checkpoint={checkpoint}",
+                    f"fold={args.fold}",
+                    f"num_variations={args.num_variations}",
+                    *overrides,
+                    f"results_dir={args.results_dir}",
+                    f"threads={args.threads}",
+                    "progress=false",
+                ]
+            )
             try:
                 r = json.loads((evaluate(cfg) / "results.json").read_text())
             except UserError as e:

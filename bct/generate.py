@@ -10,17 +10,17 @@ from importlib.metadata import version
 from pathlib import Path
 
 import hydra
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 from tqdm.auto import tqdm
 
 from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
 from bct.files import write_atomic, write_jsonl
-from bct.games import as_game, check_choices, check_fold, check_variant, fold_seeds, game_of, get_game
+from bct.games import as_game, check_choices, check_fold, check_variant, fold_seeds, get_game
 from bct.gold import play_gold
 from bct.runs import FolderLock
-from bct.schema import GenerateSchema, validate
+from bct.settings import GenerateSettings, entry
 
 log = logging.getLogger(__name__)
 
@@ -111,12 +111,10 @@ def cfg_list(values, canonical=None) -> list[str]:
     return [canonical(v).name for v in values] if canonical else values
 
 
-@hydra.main(config_path="conf", config_name="generate", version_base="1.3")
-@exits_cleanly
-def main(cfg: DictConfig) -> None:
-    cfg = validate(cfg, GenerateSchema)
+def run(cfg: GenerateSettings) -> dict:
+    """The command: write what `cfg` asks for and say what was written."""
     start = time.time()
-    games = [game_of(cfg)] if cfg.get("game") else cfg_list(cfg.games, get_game)  # +game=NAME game.params.*
+    games = [cfg.game.build()] if cfg.game else cfg_list(cfg.games, get_game)  # +game=NAME game.params.*
     manifest = generate(
         games,
         cfg.variants,
@@ -125,7 +123,7 @@ def main(cfg: DictConfig) -> None:
         cfg.out_dir,
         cfg.overwrite,
         cfg.progress,
-        config=OmegaConf.to_container(cfg, resolve=True),
+        config=cfg.dump(),
     )
     written = manifest["written"]
     n = sum(manifest["files"][rel]["examples"] for rel in written)
@@ -141,6 +139,16 @@ def main(cfg: DictConfig) -> None:
         f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
         + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else "")
     )
+    return manifest
+
+
+@hydra.main(config_path="conf", config_name="generate", version_base="1.3")
+@exits_cleanly
+def _hydra_main(cfg: DictConfig) -> None:
+    run(GenerateSettings.from_config(cfg))
+
+
+main = entry(_hydra_main)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""`python -m bct.train +game=sorting epochs=8`: one job = train, then evaluate if asked.
+"""One job of `python -m bct.train +game=sorting epochs=8` (bct/train.py): train, then evaluate if asked.
 
-Above training (bct.train) and evaluation (bct.evaluate), which know nothing of each other. In a
+Above training (bct.training) and evaluation (bct.evaluate), which know nothing of each other. In a
 Hydra sweep (`-m`, locally or on SLURM) every job writes `job.json` in its folder (status,
 checkpoint, results), which `python -m bct.tune` reads; a failing job is recorded and does not
 stop the others.
@@ -9,38 +9,33 @@ stop the others.
 from __future__ import annotations
 
 import logging
-import sys
 import time
 import traceback
 from pathlib import Path
 
-import hydra
-from omegaconf import DictConfig, OmegaConf
-
-from bct.config import CONF, entry
-from bct.errors import UserError, exits_cleanly
+from bct.errors import UserError
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
-from bct.games import game_of, variant_name
+from bct.games import variant_name
 from bct.rollout import start_envs
 from bct.runs import kept_checkpoints, read_run
-from bct.train import process_state, train
+from bct.settings import EvaluateSettings, TrainSettings
+from bct.training import process_state, train
 
 log = logging.getLogger(__name__)
 
 JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
 
 
-def evaluation_config(cfg: DictConfig, checkpoint: Path, fold: str, results_dir: Path) -> DictConfig:
-    """conf/evaluate.yaml for the T5 agent on `checkpoint`, with the train config's `eval` settings."""
-    base = OmegaConf.load(CONF / "evaluate.yaml")
-    for key in ("defaults", "hydra"):
-        del base[key]
-    base.agent = OmegaConf.load(CONF / "agent" / "t5.yaml")
-    return OmegaConf.merge(
-        base,
-        {"checkpoint": str(checkpoint), "fold": fold, "results_dir": str(results_dir), "progress": cfg.progress},
-        cfg.eval,
+def evaluation_settings(cfg: TrainSettings, checkpoint: Path, fold: str, results_dir: Path) -> EvaluateSettings:
+    """bct.evaluate's settings for the T5 agent on `checkpoint`, played as the train settings' `eval.*` say."""
+    return EvaluateSettings(
+        **cfg.eval.model_dump(),
+        checkpoint=str(checkpoint),
+        fold=fold,
+        results_dir=str(results_dir),
+        progress=cfg.progress,
+        threads=cfg.threads,
     )
 
 
@@ -52,15 +47,17 @@ def best(entries: list[dict]) -> dict:
     return max(entries, key=lambda e: (e["score"], -e["epochs"]))
 
 
-def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
+def select_on_dev(cfg: TrainSettings, run_dir: Path) -> dict:
     """Evaluate every kept checkpoint of a select=dev run on dev (the run's eval.* settings) and write
     selection.json. Evaluations resume like any other, so an interrupted selection loses nothing."""
     start, entries = time.time(), []
     kept = kept_checkpoints(run_dir)
-    game = game_of(cfg)  # one set of JVMs for every kept checkpoint: starting them is much of a short evaluation
+    game = cfg.game.build()  # one set of JVMs for every kept checkpoint: starting them is much of a short evaluation
     envs = start_envs(game, cfg.modules, min(cfg.eval.batch_size, cfg.eval.num_variations)) if kept else []
     try:
-        outs = [evaluate(evaluation_config(cfg, checkpoint, "dev", run_dir / "selection"), envs) for checkpoint in kept]
+        outs = [
+            evaluate(evaluation_settings(cfg, checkpoint, "dev", run_dir / "selection"), envs) for checkpoint in kept
+        ]
     finally:
         for env in envs:
             env.close()
@@ -85,7 +82,7 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
     selection = {
         "fold": "dev",
         "num_variations": cfg.eval.num_variations,
-        "eval": OmegaConf.to_container(cfg.eval),
+        "eval": cfg.eval.model_dump(),
         "epochs": entries,
         "chosen": best(entries),
         "seconds": {"training": metrics.get("train_runtime"), "selection": round(time.time() - start, 1)},
@@ -94,16 +91,15 @@ def select_on_dev(cfg: DictConfig, run_dir: Path) -> dict:
     return selection
 
 
-def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
+def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
 
     In a sweep a failing job is recorded and does not stop the others; a single run raises.
     """
     after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
-    game = cfg.get("game")
     record = {
         "status": "running",
-        "game": game_of(cfg).name if game else None,
+        "game": cfg.game.build().name if cfg.game else None,
         "variant": variant_name(cfg.modules),
         "model": cfg.model.name,
         "epochs": cfg.epochs,
@@ -120,9 +116,9 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
             record["selection"] = str((run_dir / SELECTION).resolve())
             run_dir = Path(chosen["checkpoint"])  # what evaluate_after plays: the chosen epochs
         if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
-            record["eval"] = OmegaConf.to_container(cfg.eval, resolve=True)
+            record["eval"] = cfg.eval.model_dump()
             start = time.time()
-            out = evaluate(evaluation_config(cfg, run_dir, after, job_dir / "results"))
+            out = evaluate(evaluation_settings(cfg, run_dir, after, job_dir / "results"))
             record["results"] = str((out / "results.json").resolve())
             record["eval_seconds"] = round(time.time() - start, 1)
         record["status"] = "done"
@@ -136,33 +132,3 @@ def run_job(cfg: DictConfig, job_dir: Path, multirun: bool) -> dict:
         if process_state().is_main_process:
             write_json(job_dir / JOB, record)
     return record
-
-
-@hydra.main(config_path=str(CONF), config_name="train", version_base="1.3")
-@exits_cleanly
-def _hydra_main(cfg: DictConfig) -> None:
-    from hydra.core.hydra_config import HydraConfig
-    from hydra.types import RunMode
-
-    hc = HydraConfig.get()
-    try:
-        record = run_job(cfg, Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
-    except KeyboardInterrupt:
-        print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
-        sys.exit(130)
-    if record["status"] == "done" and "selection" in record:
-        print(f"selection: {record['selection']}")
-    if record["status"] == "done":
-        m = record["metrics"]
-        print(
-            f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
-            f"{m.get('train_runtime', 0):.0f} s)"
-            + (f"; {record['evaluate_after']} results: {record['results']}" if "results" in record else "")
-        )
-
-
-main = entry(_hydra_main)
-
-
-if __name__ == "__main__":
-    main()

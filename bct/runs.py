@@ -16,11 +16,9 @@ import socket
 import time
 from pathlib import Path
 
-from omegaconf import DictConfig, OmegaConf
-
 from bct.errors import UserError
-from bct.files import read_json, read_record, write_json
-from bct.games import game_of, variant_name
+from bct.files import read_json, read_record
+from bct.games import variant_name
 from bct.representation import get_representation
 from bct.resume import last_complete_checkpoint
 
@@ -75,15 +73,15 @@ def set_aside(folder: Path, tag: str) -> Path:
     return target
 
 
-def train_settings(cfg: DictConfig) -> dict:
-    """What defines a training run (the checkpoint folder's identity)."""
+def train_settings(cfg) -> dict:
+    """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
     values = {
-        **game_of(cfg).record(),
+        **cfg.game.build().record(),
         "variant": variant_name(cfg.modules),
-        "model": OmegaConf.to_container(cfg.model, resolve=True),
-        "trainer": OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {},
+        "model": cfg.model.model_dump(exclude_unset=True),
+        "trainer": cfg.trainer or {},
     }
-    values.update({k: cfg[k] for k in TRAIN_SETTINGS if k not in values})
+    values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values})
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
@@ -101,7 +99,7 @@ def training_length(settings: dict) -> str:
     return f"ep{settings['epochs']}" if settings.get("epochs") else f"st{settings.get('max_steps')}"
 
 
-def train_run_dir(cfg: DictConfig, settings: dict) -> Path:
+def train_run_dir(cfg, settings: dict) -> Path:
     """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
     defining setting>` (`-st<max_steps>-` for a run measured in steps): runs that differ in anything (seed,
     lr, data, ...) never share a folder."""
@@ -161,36 +159,6 @@ def kept_checkpoints(run_dir: Path) -> list[Path]:
     """The finished kept checkpoints of a select=dev run, fewest epochs first."""
     found = [p for p in (run_dir / KEPT).glob(f"{run_dir.name}-ep*") if (read_run(p) or {}).get("status") == "done"]
     return sorted(found, key=lambda p: int(p.name.rsplit("-ep", 1)[1]))
-
-
-def keep_every(every: int, run_dir: Path, tokenizer, record: dict):
-    """A TrainerCallback that keeps the model every `every` epochs as a checkpoint of its own, with a run
-    record saying how many epochs it had: what select=dev evaluates on dev."""
-    from transformers import TrainerCallback
-
-    from bct.model import weights_fingerprint
-
-    class KeepEvery(TrainerCallback):
-        def on_epoch_end(self, args, state, control, model=None, **kwargs):
-            epochs = round(state.epoch)
-            folder = run_dir / KEPT / f"{run_dir.name}-ep{epochs}"
-            if epochs % every or (read_run(folder) or {}).get("status") == "done":
-                return
-            model.save_pretrained(folder)
-            tokenizer.save_pretrained(folder)
-            settings = {**record["settings"], "epochs": epochs}
-            write_json(
-                folder / RUN_RECORD,
-                {
-                    **record,
-                    "settings": settings,
-                    "status": "done",
-                    "kept_from": run_dir.name,
-                    "fingerprint": weights_fingerprint(folder),
-                },
-            )
-
-    return KeepEvery()
 
 
 class FolderLock:

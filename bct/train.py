@@ -1,308 +1,47 @@
-"""Fine-tune T5 on gold-path data with Seq2SeqTrainer: `train(cfg)` -> the run's checkpoint folder.
+"""`python -m bct.train +game=sorting epochs=8`: train, then evaluate if asked (one job, bct.job).
 
-The command `python -m bct.train +game=sorting epochs=8` (and its sweeps) is bct.job, which trains
-here and then evaluates if asked. Multi-GPU: `accelerate launch -m bct.train ...` (every process trains).
+Sweeps: `python -m bct.train -m +game=twc epochs=2,4,6` (locally, or `hydra/launcher=slurm`), one job
+folder each, read by `python -m bct.tune`. Multi-GPU: `accelerate launch -m bct.train ...`.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import random
-import shutil
-import time
+import sys
 from pathlib import Path
 
-from omegaconf import DictConfig, OmegaConf
+import hydra
+from omegaconf import DictConfig
 
-from bct.config import choices
-from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest
-from bct.entities import shuffle_numbering
-from bct.errors import UserError
-from bct.files import write_json
-from bct.games import Game, game_of
-from bct.model import build_from_config, load_pretrained, weights_fingerprint
-from bct.prompt import training_pair
-from bct.representation import get_representation
-from bct.resume import interrupt_callback, last_complete_checkpoint
-from bct.runs import RUN_RECORD, FolderLock, claim_run_dir, keep_every, train_run_dir, train_settings
-from bct.schema import TrainSchema, validate
-from bct.threads import set_threads
-
-log = logging.getLogger(__name__)
+from bct.errors import exits_cleanly
+from bct.job import run_job
+from bct.settings import CONF, TrainSettings, entry
 
 
-def training_data(cfg: DictConfig, game: Game, variant: str, representation):
-    """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
-    from bct.generate import generate
+@hydra.main(config_path=str(CONF), config_name="train", version_base="1.3")
+@exits_cleanly
+def _hydra_main(cfg: DictConfig) -> None:
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
 
-    path = data_path(cfg.data_dir, game.name, variant, "train")
-    entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{variant}/train.jsonl", {})
-    made = entry.get("settings", {})
-    if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
-        log.info(
-            "no training data for %s/%s with %d games in %s: generating it",
-            game.name,
-            variant,
-            cfg.num_games,
-            cfg.data_dir,
-        )
-        generate(
-            [game],
-            [variant],
-            ["train"],
-            num_games=max(cfg.num_games, 1),
-            out_dir=cfg.data_dir,
-            overwrite=True,
-            progress=cfg.progress,
-        )
-    data = load_examples(path)
-    seeds = sorted(set(data["seed"]))[: cfg.num_games]
-    data = data.filter(
-        lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
-    )
-
-    def pair(row: dict) -> dict:
-        source, target = training_pair(row, representation)
-        return {"source": source, "target": target}
-
-    data = data.map(pair, desc=f"entities={representation.name}")
-    if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
-        seen = set()
-        data = data.filter(lambda s, t: (s, t) not in seen and not seen.add((s, t)), input_columns=["source", "target"])
-    if cfg.shuffle_ids:
-
-        def shuffle(row: dict) -> dict:
-            rng = random.Random(f"{cfg.seed}-{row['seed']}-{row['step']}")
-            if rng.random() < cfg.shuffle_ids:  # this example's placeholders renumbered at random
-                row["source"], row["target"] = shuffle_numbering([row["source"], row["target"]], rng)
-            return row
-
-        data = data.map(shuffle, desc="shuffle_ids")
-    return data
-
-
-def scratch_model(cfg: DictConfig, data, run_dir: Path, representation):
-    """A T5 built from the preset's config, with a tokenizer trained on `data` (kept when resuming)."""
-    from transformers import AutoTokenizer, set_seed
-
-    from bct.tokenizer import train_tokenizer
-
-    if (run_dir / "tokenizer.json").exists():  # resuming: the tokenizer the run started with
-        tokenizer = AutoTokenizer.from_pretrained(run_dir)
-    else:
-        tokenizer = train_tokenizer(
-            list(data["source"]) + list(data["target"]), cfg.model.vocab_size, representation.tokens
-        )
-        tokenizer.save_pretrained(run_dir)
-    set_seed(cfg.seed)
-    locality = cfg.model.get("locality")
-    return build_from_config(
-        OmegaConf.to_container(cfg.model.config), tokenizer, list(locality) if locality else None
-    ), tokenizer
-
-
-def encode(data, tokenizer, cfg: DictConfig):
-    def batch(rows):
-        enc = tokenizer(rows["source"], max_length=cfg.max_source_length, truncation=True)
-        enc["labels"] = tokenizer(rows["target"], max_length=cfg.max_target_length, truncation=True)["input_ids"]
-        enc["length"] = [len(ids) for ids in enc["input_ids"]]
-        return enc
-
-    return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")
-
-
-def process_state():
-    """This process's place in a multi-process (`accelerate launch`) run; a single process is the main one."""
-    from accelerate import PartialState
-
-    return PartialState()
-
-
-def trainer_overrides(cfg: DictConfig) -> dict:
-    """`+trainer.NAME=VALUE` settings, checked against Seq2SeqTrainingArguments' fields."""
-    import dataclasses
-
-    from transformers import Seq2SeqTrainingArguments
-
-    extra = OmegaConf.to_container(cfg.trainer, resolve=True) if cfg.get("trainer") is not None else {}
-    fields = {f.name for f in dataclasses.fields(Seq2SeqTrainingArguments)}
-    unknown_keys = sorted(set(extra) - fields)
-    if unknown_keys:
-        raise UserError(
-            f"trainer.{unknown_keys[0]} is not a Seq2SeqTrainingArguments setting; see "
-            f"https://huggingface.co/docs/transformers/main_classes/trainer#transformers.Seq2SeqTrainingArguments"
-        )
-    return extra
-
-
-def precision() -> dict:
-    """bf16 on GPUs that have it; else fp32 (TF32 matmuls on Ampere and newer). Never fp16: T5's
-    activations overflow in fp16 and the trainer then writes a NaN checkpoint without a word."""
-    import torch
-
-    if not torch.cuda.is_available():
-        return {}  # fp32 on the CPU
-    if torch.cuda.is_bf16_supported():
-        return {"bf16": True}
-    return {"tf32": True} if torch.cuda.get_device_capability()[0] >= 8 else {}
-
-
-def train(cfg: DictConfig, callbacks: list | None = None) -> Path:
-    """Train one run and return its checkpoint folder; a finished run with the same config is kept.
-
-    `callbacks` are extra transformers TrainerCallbacks.
-    """
-    if cfg.get("game") is None:
-        raise UserError(
-            f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})"
-        )
-    cfg = validate(cfg, TrainSchema)
-    if cfg.epochs is None and cfg.max_steps is None:
-        raise UserError("epochs and max_steps are both null: set one, e.g. epochs=4 or max_steps=2500")
-    settings = train_settings(cfg)
-    target = train_run_dir(cfg, settings)
-    with FolderLock(target, "a training run"):  # a second job on this folder is refused in one line
-        run_dir = claim_run_dir(settings, target, cfg.overwrite)
-        if run_dir is None:
-            log.info("%s is already trained with this config (overwrite=true retrains it)", target)
-            return target
-        saved = fit(cfg, settings, run_dir, callbacks)
-        if saved and run_dir != target:  # overwrite: the new run, complete, replaces the old one
-            old = target.with_name(target.name + ".old")
-            shutil.rmtree(old, ignore_errors=True)  # ours: left by a replacement cut short
-            target.rename(old)
-            run_dir.rename(target)
-            shutil.rmtree(old)
-    return target
-
-
-def fit(cfg: DictConfig, settings: dict, run_dir: Path, callbacks: list | None = None) -> bool:
-    """Train into `run_dir` (resuming from its last whole trainer checkpoint) and write its run record;
-    True where this process saved the model (the main one)."""
-    representation = get_representation(cfg.entities)
-    run_file = run_dir / RUN_RECORD
-    import torch
-    from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
-
-    set_threads(cfg.threads)
-    state = process_state()
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.disable_progress_bar()  # a bar for every weight file written is noise beside the trainer's own
-    if not cfg.progress:  # and with progress=false (logs, batch jobs), datasets' bars too
-        import datasets
-
-        datasets.disable_progress_bars()
-
-    if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
-        model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
-        representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
-    # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
-    # then read what it wrote.
-    with state.main_process_first():
-        data = training_data(cfg, game_of(cfg), settings["variant"], representation)
-        run_dir.mkdir(parents=True, exist_ok=True)
-        if not cfg.model.pretrained:
-            model, tokenizer = scratch_model(cfg, data, run_dir, representation)
-    train_set = encode(data, tokenizer, cfg)
-    record = {
-        "status": "training",
-        "settings": settings,
-        "eval_defaults": {"decoding": cfg.model.decoding},
-        "config": OmegaConf.to_container(cfg, resolve=True),
-        "num_examples": len(train_set),
-        "num_parameters": model.num_parameters(),
-        "num_processes": state.num_processes,
-        "effective_batch_size": cfg.batch_size * cfg.grad_accum * state.num_processes,
-        "longest_target_tokens": max(len(labels) for labels in train_set["labels"]),
-    }
-    if state.is_main_process:
-        write_json(run_file, record)
-
-    report_to = "none"
-    if cfg.wandb.mode != "disabled":
-        os.environ.update(WANDB_MODE=cfg.wandb.mode, WANDB_PROJECT=cfg.wandb.project)
-        if cfg.wandb.entity:
-            os.environ["WANDB_ENTITY"] = cfg.wandb.entity
-        report_to = "wandb"
-    args = Seq2SeqTrainingArguments(
-        **{
-            "output_dir": str(run_dir / "trainer"),
-            **({"num_train_epochs": cfg.epochs} if cfg.epochs else {"max_steps": cfg.max_steps}),
-            "learning_rate": cfg.lr,
-            "warmup_steps": cfg.warmup,
-            "per_device_train_batch_size": cfg.batch_size,
-            "gradient_accumulation_steps": cfg.grad_accum,
-            "train_sampling_strategy": "group_by_length",
-            "length_column_name": "length",
-            "seed": cfg.seed,
-            "logging_steps": cfg.logging_steps,
-            "save_strategy": cfg.save_strategy,
-            "save_steps": cfg.save_steps,
-            "save_total_limit": 1,
-            "report_to": report_to,
-            "run_name": run_dir.name,
-            "disable_tqdm": not cfg.progress,
-            "dataloader_pin_memory": torch.cuda.is_available(),
-            # a constant rate after warm-up where checkpoints are kept for selection: each one is then a
-            # finished model of its epochs, not a point half way down a decay towards the last epoch
-            **({"lr_scheduler_type": "constant_with_warmup"} if cfg.select != "none" else {}),
-            **precision(),
-            **trainer_overrides(cfg),
-        }
-    )
-    stop = interrupt_callback()
-    trainer = Seq2SeqTrainer(
-        model=model,
-        args=args,
-        train_dataset=train_set,
-        processing_class=tokenizer,
-        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
-        callbacks=[stop, *(callbacks or [])],
-    )
-    if cfg.select != "none" and state.is_main_process:
-        trainer.add_callback(keep_every(cfg.select_every, run_dir, tokenizer, record))
-    last = last_complete_checkpoint(args.output_dir)
-    per_epoch = max(1, -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum)
-    steps = per_epoch * cfg.epochs if cfg.epochs else cfg.max_steps
-    log.info(
-        "training %s: %d examples, %.1f epochs, %d optimizer steps, on %s; writing %s%s",
-        run_dir.name,
-        len(train_set),
-        steps / per_epoch,
-        steps,
-        "GPU" if torch.cuda.is_available() else f"CPU ({torch.get_num_threads()} threads)",
-        run_dir,
-        f"; resuming from {Path(last).name}" if last else "",
-    )
-    start = time.time()
+    hc = HydraConfig.get()
     try:
-        result = trainer.train(resume_from_checkpoint=last)
-    finally:
-        stop.restore()
-    if stop.interrupted:  # stopped at a step end, with a checkpoint there: not done
-        raise KeyboardInterrupt
-    if not trainer.is_world_process_zero():
-        return False
-    trainer.save_model(str(run_dir))
-    record["fingerprint"] = weights_fingerprint(run_dir)
-    losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
-    metrics = {
-        **result.metrics,
-        "first_logged_loss": losses[0] if losses else None,
-        "final_logged_loss": losses[-1] if losses else None,
-        "global_step": trainer.state.global_step,
-        "wall_seconds": round(time.time() - start, 1),
-        "resumed_from": last,
-    }
-    write_json(run_dir / "train_metrics.json", metrics)
-    write_json(run_file, {**record, "status": "done", "metrics": metrics})
-    shutil.rmtree(args.output_dir, ignore_errors=True)  # optimizer states are only needed to resume
-    return True
+        record = run_job(TrainSettings.from_config(cfg), Path(hc.runtime.output_dir), hc.mode == RunMode.MULTIRUN)
+    except KeyboardInterrupt:
+        print("\ninterrupted; run the same command again to resume where it stopped", file=sys.stderr)
+        sys.exit(130)
+    if record["status"] == "done" and "selection" in record:
+        print(f"selection: {record['selection']}")
+    if record["status"] == "done":
+        m = record["metrics"]
+        print(
+            f"checkpoint: {record['checkpoint']} (train loss {m.get('train_loss', float('nan')):.4f}, "
+            f"{m.get('train_runtime', 0):.0f} s)"
+            + (f"; {record['evaluate_after']} results: {record['results']}" if "results" in record else "")
+        )
+
+
+main = entry(_hydra_main)
 
 
 if __name__ == "__main__":
-    from bct.job import main  # the command trains, then evaluates if asked
-
     main()

@@ -145,7 +145,9 @@ def plot(groups: dict[tuple, list[dict]], path: Path) -> None:
 
 def test_command(job: dict, num_variations: int | None, results_dir: str) -> list[str]:
     """The test evaluation of a chosen job, with the evaluator settings its sweep used on dev."""
-    settings = {k: v for k, v in (job.get("eval") or {}).items() if v is not None}
+    settings = {k: v for k, v in (job.get("eval") or {}).items() if v is not None and k != "agent"}
+    agent = (job.get("eval") or {}).get("agent") or {}
+    settings.update({f"agent.{k}": v for k, v in agent.items() if v is not None and k not in ("_target_", "name")})
     if num_variations is not None:
         settings["num_variations"] = num_variations
     return [
@@ -194,13 +196,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.dry_run:
             print(shlex.join(command))
             continue
-        from hydra import compose, initialize_config_dir
-
-        from bct.config import CONF
         from bct.evaluate import evaluate
+        from bct.settings import EvaluateSettings
 
-        with initialize_config_dir(str(CONF), version_base="1.3"):
-            out = evaluate(compose("evaluate", overrides=command[3:]))
+        out = evaluate(EvaluateSettings.from_overrides(command[3:]))
         r = json.loads((out / "results.json").read_text())
         print(
             f"{key[0]} ({key[1]}): best epochs {best(group)['epochs']}, test score {r['avg_score']:.3f}, "

@@ -14,15 +14,13 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from hydra import compose, initialize_config_dir
-
 from bct.agents import T5Agent
-from bct.config import CONF
 from bct.env import ModularEnv
 from bct.games import get_game
 from bct.model import load_checkpoint
 from bct.rollout import rollout
-from bct.train import train
+from bct.settings import TrainSettings
+from bct.training import train
 
 
 def main() -> None:
@@ -37,18 +35,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = args.checkpoint
         if checkpoint is None:
-            with initialize_config_dir(str(CONF), version_base="1.3"):
-                cfg = compose(
-                    "train",
-                    overrides=[
-                        "+game=twc",
-                        "model=t5-cpu-scratch",
-                        "epochs=2",
-                        "num_games=100",
-                        "progress=false",
-                        f"checkpoint_dir={tmp}",
-                    ],
-                )
+            cfg = TrainSettings(
+                game="twc", model="t5-cpu-scratch", epochs=2, num_games=100, progress=False, checkpoint_dir=tmp
+            )
             checkpoint = train(cfg)
         model, tokenizer, run = load_checkpoint(checkpoint)
         s = run["settings"]

@@ -16,14 +16,12 @@ import time
 from pathlib import Path
 
 import torch
-from hydra import compose, initialize_config_dir
 from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
-from bct.config import CONF
-from bct.games import game_of
 from bct.representation import get_representation
+from bct.settings import TrainSettings
 from bct.threads import set_threads
-from bct.train import encode, scratch_model, training_data
+from bct.training import encode, scratch_model, training_data
 
 
 def main() -> None:
@@ -32,11 +30,11 @@ def main() -> None:
     ap.add_argument("--model", default="t5-cpu-scratch")
     ap.add_argument("--steps", type=int, default=200)
     args, overrides = ap.parse_known_args()
-    with tempfile.TemporaryDirectory() as tmp, initialize_config_dir(str(CONF), version_base="1.3"):
-        cfg = compose("train", overrides=[f"+game={args.game}", f"model={args.model}", "progress=false", *overrides])
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = TrainSettings.from_overrides([f"+game={args.game}", f"model={args.model}", "progress=false", *overrides])
         set_threads(cfg.threads)
         rep = get_representation(cfg.entities)
-        data = training_data(cfg, game_of(cfg), "modules", rep)
+        data = training_data(cfg, cfg.game.build(), "modules", rep)
         model, tokenizer = scratch_model(cfg, data, Path(tmp), rep)
         encoded = encode(data, tokenizer, cfg)
         trainer = Seq2SeqTrainer(

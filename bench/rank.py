@@ -24,8 +24,8 @@ from bct.threads import set_threads
 
 
 class Recorder(OracleAgent):
-    def __init__(self):
-        super().__init__()
+    def __init__(self, game):
+        super().__init__(game)
         self.observations = []
 
     def act(self, batch):
@@ -66,13 +66,11 @@ def main() -> None:
         model, tokenizer, run = load_checkpoint(args.checkpoint)
         game, entities = get_game(run["settings"]["game"]), run["settings"].get("entities", "text")
     else:
-        from omegaconf import OmegaConf
-
-        from bct.config import CONF
         from bct.entities import PLACEHOLDERS
+        from bct.settings import TrainSettings
         from bct.tokenizer import train_tokenizer
 
-        preset = OmegaConf.load(CONF / "model" / "t5-cpu-scratch.yaml")
+        preset = TrainSettings(game=args.game, model="t5-cpu-scratch").model
         game, entities = get_game(args.game), "placeholders"
         tokenizer = train_tokenizer(
             ["You are in the kitchen. To the North you see the pantry."] * 3 + PLACEHOLDERS,
@@ -80,9 +78,9 @@ def main() -> None:
             PLACEHOLDERS,
         )
         torch.manual_seed(0)
-        model = build_from_config(OmegaConf.to_container(preset.config), tokenizer)
+        model = build_from_config(preset.config, tokenizer)
     agent = T5Agent(model, tokenizer, "rank", entities=entities, model_batch=args.model_batch, device="cpu")
-    recorder = Recorder()
+    recorder = Recorder(game)
     rollout(recorder, game, "dev", range(10000, 10000 + 16), True, batch_size=8)
     obs = (recorder.observations * (1 + args.steps // max(1, len(recorder.observations))))[: args.steps]
     groups = [obs[i : i + args.model_batch] for i in range(0, len(obs), args.model_batch)]

@@ -15,26 +15,24 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
-
-from bct.config import CONF
 from bct.evaluate import evaluate
 from bct.files import read_json
-from bct.job import evaluation_config
+from bct.job import evaluation_settings
 from bct.runs import read_run
-from bct.train import train
+from bct.settings import TrainSettings
+from bct.training import train
 
 PREVIOUS = ["distinct=false", "num_games=1000", "epochs=4", "lr=3e-4", "warmup=0.1", "batch_size=4"]
 
 
 def time_to_score(overrides: list[str], fold: str, variations: int, tmp: str) -> dict:
-    cfg = compose(
-        "train", overrides=[*overrides, f"checkpoint_dir={tmp}/checkpoints", "progress=false", "logging_steps=100000"]
+    cfg = TrainSettings.from_overrides(
+        [*overrides, f"checkpoint_dir={tmp}/checkpoints", "progress=false", "logging_steps=100000"]
     )
     run_dir = train(cfg)
     run = read_run(run_dir)
     cfg.eval.num_variations = variations
-    out = evaluate(evaluation_config(cfg, run_dir, fold, Path(tmp) / "results"))
+    out = evaluate(evaluation_settings(cfg, run_dir, fold, Path(tmp) / "results"))
     results = read_json(out / "results.json", "results file", "run the bench again")
     seconds = run["metrics"]["train_runtime"]
     passes = run["num_examples"] * cfg.epochs
@@ -57,7 +55,7 @@ def main() -> None:
     args, extra = ap.parse_known_args()
     base = [f"+game={args.game}", f"model={args.model}", *extra]
     rows = {}
-    with tempfile.TemporaryDirectory() as tmp, initialize_config_dir(str(CONF), version_base="1.3"):
+    with tempfile.TemporaryDirectory() as tmp:
         for name, overrides in (("previous", [*base, *PREVIOUS]), ("now", base)):
             rows[name] = time_to_score(overrides, args.fold, args.variations, tmp)
     print(f"{args.game}, {args.model}, {args.variations} {args.fold} variations")

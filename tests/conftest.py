@@ -6,12 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hydra import compose as hydra_compose
-from hydra import initialize_config_dir
 
-from bct.config import CONF
 from bct.env import ModularEnv
 from bct.games import get_game
+from bct.settings import EvaluateSettings, GenerateSettings, TrainSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,13 +30,15 @@ def envs():
         env.close()
 
 
+SETTINGS = {"train": TrainSettings, "evaluate": EvaluateSettings, "generate": GenerateSettings}
+
+
 @pytest.fixture(scope="session")
 def compose():
-    """compose("train" | "evaluate" | "generate", *overrides): a config as the command line would make it."""
+    """compose("train" | "evaluate" | "generate", *overrides): a command's settings as its command line makes them."""
 
     def make(name: str, *overrides: str):
-        with initialize_config_dir(str(CONF), version_base="1.3"):
-            return hydra_compose(name, overrides=list(overrides))
+        return SETTINGS[name].from_overrides(list(overrides))
 
     return make
 

@@ -10,10 +10,10 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-import bct.train as tr
-from bct.config import CONF
+import bct.training as tr
 from bct.errors import UserError
-from bct.games import GAMES
+from bct.games import GAMES, get_game
+from bct.settings import CONF
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,6 +43,7 @@ def test_the_cpu_preset_trains_each_game_as_long_as_it_needs_and_the_baseline_no
     assert compose("train", f"+game={game}", "model=t5-cpu-scratch", "epochs=7").epochs == 7  # the command line wins
 
 
+@pytest.mark.slow
 def test_configs_ship_inside_the_package(tmp_path):
 
     src = tmp_path / "src"  # a copy, so that the build leaves nothing in the work tree
@@ -82,8 +83,8 @@ def test_configs_ship_inside_the_package(tmp_path):
 
 
 def test_game_presets_have_one_source(compose):
-    from bct.config import choices
     from bct.games import ALIASES
+    from bct.settings import choices
 
     assert choices("game") == sorted([*GAMES, *ALIASES]) and not (CONF / "game").exists()
     assert compose("train", "+game=twc-easy").game.name == "twc"  # an alias names its game
@@ -138,8 +139,11 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
         ("bct.evaluate", ["checkpoint=conf"], "is not a bct checkpoint"),
         ("bct.evaluate", ["agent=random"], "agent=random needs a game"),
         ("bct.evaluate", ["agent=random", "+game=chess"], "unknown game 'chess'"),
+        ("bct.evaluate", ["agent=oracle", "+game=twc", "+agent.num_beams=4"], "agent.num_beams does not apply"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "checkpoint=conf"], "checkpoint does not apply to agent=random"),
     ],
 )
+@pytest.mark.slow
 def test_bad_values_are_one_line(tmp_path, cli, one_line, module, args, says):
     where = {
         "bct.generate": [f"out_dir={tmp_path}"],
@@ -153,19 +157,23 @@ def test_the_evaluator_settings_have_one_source(compose):
     """bct.evaluate's settings and bct.train's eval.* come from one file, conf/eval/default.yaml."""
     evaluate, train = compose("evaluate"), compose("train", "+game=twc")
     shared = OmegaConf.load(CONF / "eval" / "default.yaml")
-    assert {k: evaluate[k] for k in shared} == dict(shared) == OmegaConf.to_container(train.eval)
+    assert {k: getattr(evaluate, k) for k in shared} == dict(shared) == train.eval.model_dump(exclude={"agent"})
+    assert evaluate.agent == train.eval.agent == dict(OmegaConf.load(CONF / "agent" / "t5.yaml"))
+    changed = compose("train", "+game=twc", "eval.step_limit=7", "eval.agent.decoding=rank").eval
+    assert (changed.step_limit, changed.agent["decoding"]) == (7, "rank")
 
 
 @pytest.mark.parametrize(
-    "args",
+    "args, says",
     [
-        ["+trainer.hub_token=hf_PLANTED"],
-        ["+agent.api_key=sk-PLANTED"],
-        ["agent.base_url=https://me:sk-PLANTED@example.com/v1"],
-        ["agent.api_key_env=sk-PLANTED"],
+        (["+trainer.hub_token=hf_PLANTED"], "secrets from the environment only"),
+        (["+agent.api_key=sk-PLANTED"], "secrets from the environment only"),
+        (["agent.base_url=https://me:sk-PLANTED@example.com/v1"], "the URL carries credentials"),
+        (["agent.api_key_env=sk-PLANTED"], "must name an environment variable"),
     ],
 )
-def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_path, cli, one_line, args):
+@pytest.mark.slow
+def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_path, cli, one_line, args, says):
     module = "bct.train" if "trainer" in args[0] else "bct.evaluate"
     game = ["+game=twc"] if module == "bct.train" else ["agent=llm", "+game=twc"]
     r = cli(
@@ -175,7 +183,62 @@ def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_pa
         f"hydra.run.dir={tmp_path / 'out'}",
         f"checkpoint_dir={tmp_path / 'ck'}" if module == "bct.train" else f"results_dir={tmp_path / 'r'}",
     )
-    line = one_line(r, "")
-    assert "PLANTED" not in line and ("environment" in line or "credentials" in line)
+    line = one_line(r, says)
+    assert "PLANTED" not in line
     saved = [p for p in tmp_path.rglob("*") if p.is_file() and "PLANTED" in p.read_text(errors="replace")]
     assert saved == []
+
+
+@pytest.mark.parametrize(
+    "command, overrides, says",
+    [
+        ("train", ["+game=twc", "modules=maybe"], "modules=maybe: must be true or false"),
+        ("train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
+        ("train", ["+game=twc", "eval.step_limit=0"], "eval.step_limit=0: must be at least 1"),
+        ("train", ["+game=twc", "entities=words"], "entities=words: choose one of text, placeholders"),
+        ("train", ["+game=twc", "+no_such_key=1"], "unknown setting 'no_such_key'"),
+        ("train", ["+game=twc", "run_name=../up"], "run_name=../up: must be a plain folder name"),
+        ("evaluate", ["num_variations=5000"], "num_variations=5000: must be at most 1000 (a fold has 1000 games)"),
+        ("evaluate", ["fold=valid"], "fold=valid: choose one of train, dev, test"),
+        ("generate", ["num_games=2.5"], "num_games=2.5: must be a whole number"),
+        ("evaluate", ["agent=gpt"], "unknown agent 'gpt'"),
+    ],
+)
+def test_settings_name_the_bad_value_in_one_line(command, overrides, says, compose):
+    with pytest.raises(UserError) as e:
+        compose(command, *overrides)
+    assert says in str(e.value) and "\n" not in str(e.value)
+
+
+def test_settings_from_python_keywords_equal_the_command_lines(compose):
+    from bct.settings import EvaluateSettings, TrainSettings
+
+    made = TrainSettings(game="twc", model="t5-cpu-scratch", epochs=3, eval={"step_limit": 20})
+    said = compose("train", "+game=twc", "model=t5-cpu-scratch", "epochs=3", "eval.step_limit=20")
+    assert made == said and made.epochs == 3 and made.model.name == "t5-cpu-scratch"
+    assert made.entities == "placeholders" and made.eval.step_limit == 20 and made.eval.num_variations == 100
+    variant = EvaluateSettings(game={"name": "mapreader", "params": {"numLocations": 30}}, agent={"decoding": "rank"})
+    assert variant.game.build().name == "mapreader-numLocations30"
+    assert variant.agent["name"] == "t5" and variant.agent["decoding"] == "rank" and variant.agent["num_beams"] == 16
+    assert EvaluateSettings(agent="oracle").agent == {"_target_": "bct.agents.baselines.OracleAgent", "name": "oracle"}
+    with pytest.raises(ValueError, match="num_variations"):
+        EvaluateSettings(num_variations=0)
+    with pytest.raises(UserError, match="unknown agent 'gpt'"):
+        EvaluateSettings(agent="gpt")
+
+
+def test_a_setting_that_does_not_apply_to_the_agent_is_named(compose):
+    from bct.agents import OracleAgent, RandomAgent, make_agent
+
+    twc = get_game("twc")
+    with pytest.raises(UserError, match=r"agent.num_beams does not apply to agent=oracle; it takes no settings"):
+        make_agent({**compose("evaluate", "agent=oracle").agent, "num_beams": 4}, twc)
+    with pytest.raises(UserError, match=r"agent.decoding does not apply to agent=random; it takes agent.seed"):
+        make_agent({**compose("evaluate", "agent=random").agent, "decoding": "rank"}, twc)
+    with pytest.raises(UserError, match="checkpoint does not apply to agent=oracle"):
+        make_agent(compose("evaluate", "agent=oracle").agent, twc, checkpoint="checkpoints/x")
+    with pytest.raises(UserError, match=r"agent=oracle needs a game: .* \+game=twc"):
+        make_agent(compose("evaluate", "agent=oracle").agent)
+    random = make_agent(compose("evaluate", "agent=random", "agent.seed=5").agent, twc, modules=False)
+    assert isinstance(random, RandomAgent) and (random.seed, random.game, random.modules) == (5, twc, False)
+    assert isinstance(make_agent(compose("evaluate", "agent=oracle").agent, twc), OracleAgent)

@@ -4,8 +4,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from bct.data import load_examples
 from bct.generate import generate
+
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
 
 def run(*overrides, cwd=None):

@@ -6,6 +6,8 @@ import pytest
 
 from bct.gold import play_gold
 
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
+
 FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}
 N = 30
 

@@ -10,6 +10,8 @@ import pytest
 import bct.job as jobs
 from bct.tune import main as tune
 
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
+
 TINY_RUN = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
 
 
@@ -21,7 +23,7 @@ TINY = [
     "model=t5-tiny-scratch",
     "num_games=2",
     "eval.num_variations=2",
-    "eval.num_beams=2",
+    "eval.agent.num_beams=2",
     "eval.batch_size=2",
     "progress=false",
 ]
@@ -50,7 +52,9 @@ def sweep(tmp_path, *args):
 
 
 def test_local_launcher_sweep_and_tune(tmp_path, capsys):
-    out = sweep(tmp_path, "hydra/launcher=local", "epochs=1,2", "eval.decoding=generate", "eval.beam_groups=2")
+    out = sweep(
+        tmp_path, "hydra/launcher=local", "epochs=1,2", "eval.agent.decoding=generate", "eval.agent.beam_groups=2"
+    )
     jobs = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/job.json")}
     assert set(jobs) == {"0", "1"}
     assert (out / ".submitit").is_dir()  # ran as submitit jobs
@@ -153,7 +157,7 @@ def test_select_on_dev_keeps_checkpoints_chooses_by_dev_score_and_resumes(train_
         "select_every=2",
         "eval.num_variations=2",
         "eval.batch_size=2",
-        "eval.num_beams=2",
+        "eval.agent.num_beams=2",
     )
     calls = []
     real = jobs.evaluate

@@ -17,6 +17,8 @@ from bct.games import get_game
 from bct.gold import play_gold
 from bct.rollout import rollout
 
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -102,8 +104,9 @@ def oracle_policy(plans, template="{}"):
 
 def agent(server, tmp_path, **kw):
     return LLMAgent(
-        OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3),
-        tmp_path / "cache",
+        get_game("twc"),
+        client=OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3),
+        cache_dir=tmp_path / "cache",
         concurrency=4,
         history_turns=50,
         **kw,
@@ -171,7 +174,7 @@ def test_one_shot_example_and_feedback(plans, tmp_path):
 def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):
     server = ChatServer(lambda m: "look around")
     with pytest.raises(UserError, match="model 'no-such-model' was not found"):
-        LLMAgent(OpenAIBackend("no-such-model", server.url, "BCT_TEST_KEY", retries=0)).backend.chat(
+        OpenAIBackend("no-such-model", server.url, "BCT_TEST_KEY", retries=0).chat(
             [{"role": "user", "content": "hi"}], 5
         )
     with pytest.raises(UserError, match="could not reach http://127.0.0.1:9/v1"):
@@ -237,7 +240,13 @@ def test_a_real_local_model_plays_an_episode_offline(tmp_path):
             offered.extend(ob.step.valid_actions for ob in batch)
             return super().act(batch)
 
-    a = Checked(LocalBackend(str(path.parent), path.name), tmp_path / "cache", max_tokens=12, history_turns=2)
+    a = Checked(
+        get_game("twc"),
+        client=LocalBackend(str(path.parent), path.name),
+        cache_dir=tmp_path / "cache",
+        max_tokens=12,
+        history_turns=2,
+    )
     r = rollout(a, get_game("twc"), "dev", SEEDS[:1], True, batch_size=1, step_limit=4)[0]
     assert 1 <= r.steps <= 4 and 0.0 <= r.score <= 1.0
     assert a.stats()["calls"] == r.steps and a.stats()["prompt_tokens"] > 0
@@ -284,7 +293,10 @@ def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():
     assert ids.count(1) == 1 and ids[0] == 1  # one BOS, from the template
     tok.chat_template = None  # a base model's plain transcript: the tokenizer adds its BOS
     assert backend.encode([{"role": "user", "content": "hello"}]).input_ids[0].tolist().count(1) == 1
-    assert LLMAgent(backend, think=True).max_tokens == 512 and LLMAgent(backend).max_tokens == 32
+    twc = get_game("twc")
+    assert (
+        LLMAgent(twc, client=backend, think=True).max_tokens == 512 and LLMAgent(twc, client=backend).max_tokens == 32
+    )
 
 
 def test_a_local_openai_compatible_server_needs_no_key(monkeypatch):

@@ -10,6 +10,8 @@ import pytest
 import bct.evaluate as ev
 from bct.evaluate import evaluate
 
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

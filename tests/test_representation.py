@@ -22,6 +22,7 @@ def gold_rows(tmp_path_factory):
     return [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
 
 
+@pytest.mark.slow  # plays gold paths of every game
 def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
     seen = set()
     for row in [r for r in gold_rows if not r["final"]]:
@@ -37,6 +38,7 @@ def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
     assert len(seen) == len(GAMES) * 2 * 3
 
 
+@pytest.mark.slow  # plays gold paths of every game
 def test_no_name_of_the_current_step_survives_in_the_prompt(gold_rows):
     for row in [r for r in gold_rows if not r["final"]]:
         m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
@@ -85,6 +87,7 @@ def test_placeholders_are_single_tokens_that_decoding_keeps():
     assert "<n1>" in text and "<e12>" in text
 
 
+@pytest.mark.slow  # plays gold paths of every game
 def test_the_latest_observation_numbers_its_entities_first(gold_rows):
     # what the next action acts on gets the same placeholder whatever the step: the navigator's next
     # room is always <e1> (mapreader), the object just taken <e1> and its place <e2> (twc)

@@ -11,14 +11,16 @@ import pytest
 import torch
 from transformers import TrainerCallback
 
-import bct.train as tr
+import bct.training as tr
 from bct.errors import UserError
 from bct.games import get_game
 from bct.generate import generate
 from bct.model import build_from_config, load_checkpoint, load_pretrained
 from bct.representation import get_representation
 from bct.tokenizer import train_tokenizer
-from bct.train import train
+from bct.training import train
+
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
 TINY = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
 
@@ -236,7 +238,7 @@ def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
     p.send_signal(signal.SIGINT)  # in the training loop: an epoch is saved, a thousand to go
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130 and "Traceback" not in err, err[-2000:]
-    from bct.train import last_complete_checkpoint
+    from bct.resume import last_complete_checkpoint
 
     saved = json.loads((Path(last_complete_checkpoint(trainer)) / "trainer_state.json").read_text())
     assert 0 < saved["global_step"] < 1000 * 3  # stopped where it was, with a checkpoint there

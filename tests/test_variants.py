@@ -11,7 +11,9 @@ from bct.games import from_record, get_game
 from bct.generalize import main as generalize
 from bct.report import collect
 from bct.rollout import rollout
-from bct.train import train
+from bct.training import train
+
+pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
 
 @pytest.mark.parametrize(
@@ -20,7 +22,7 @@ from bct.train import train
 )
 def test_gold_paths_with_module_calls_score_one_on_variants(preset, params, n):
     game = get_game(preset).with_params(params)
-    results = rollout(OracleAgent(), game, "test", range(20000, 20000 + n), True, batch_size=5, step_limit=100)
+    results = rollout(OracleAgent(game), game, "test", range(20000, 20000 + n), True, batch_size=5, step_limit=100)
     assert len(results) == n and all(r.score == 1.0 and r.module_steps > 0 for r in results)
 
 

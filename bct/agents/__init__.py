@@ -1,11 +1,54 @@
-"""Agents that play through the rollout engine. Each is a class with `start` and a batched `act`."""
+"""Agents that play through the rollout engine. Each is a class with `start` and a batched `act`, built
+whole from its config (conf/agent/<name>.yaml) by `make_agent`."""
+
+from __future__ import annotations
+
+import inspect
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.agents.baselines import OracleAgent, RandomAgent
 from bct.agents.llm import LLMAgent
 from bct.agents.t5 import T5Agent
+from bct.errors import UserError
+from bct.games import Game
 
 AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "llm": LLMAgent}
+
+
+def make_agent(agent: dict, game: Game | None = None, modules: bool | None = None, checkpoint: str | None = None):
+    """The agent `agent` (conf/agent/<name>.yaml: `_target_`, `name` and its own settings) describes,
+    built by hydra.utils.instantiate, playing `game` with its modules unless `modules` is false. A
+    setting the agent does not take (beams for the oracle, a checkpoint for the random agent) is a
+    one-line UserError naming it."""
+    from hydra.utils import get_object, instantiate
+
+    knobs = {k: v for k, v in agent.items() if k not in ("_target_", "name")}
+    name = agent.get("name", "?")
+    factory = get_object(agent["_target_"])
+    accepted = [p for p in inspect.signature(factory).parameters if p not in ("self", "cls", "client")]
+    for key in knobs:
+        if key not in accepted:
+            takes = [f"agent.{p}" for p in accepted if p not in ("game", "modules", "checkpoint")]
+            raise UserError(
+                f"agent.{key} does not apply to agent={name}; it takes {', '.join(takes) or 'no settings of its own'}"
+            )
+    given = {"game": game, "modules": modules}
+    if checkpoint is not None:
+        if "checkpoint" not in accepted:
+            raise UserError(f"checkpoint does not apply to agent={name}; a checkpoint is played by agent=t5")
+        given["checkpoint"] = checkpoint
+    try:
+        # the agent's own settings through Hydra; what it plays (a Game, not a config value) added after
+        build = instantiate({"_target_": agent["_target_"], "_partial_": True, **knobs}, _convert_="all")
+        return build(**given)
+    except Exception as e:  # hydra wraps what the agent raised; a UserError is the agent's one line
+        cause = e
+        while cause is not None and not isinstance(cause, UserError):
+            cause = cause.__cause__ or cause.__context__
+        if cause is None:
+            raise
+        raise cause from None
+
 
 __all__ = [
     "AGENTS",
@@ -17,4 +60,5 @@ __all__ = [
     "RandomAgent",
     "T5Agent",
     "closest_valid",
+    "make_agent",
 ]

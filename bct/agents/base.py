@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from omegaconf import DictConfig, OmegaConf
-
 from bct.env import Step
 from bct.errors import UserError
-from bct.games import Game, game_of, variant_name
+from bct.games import Game, variant_name
 
 
 @dataclass
@@ -42,28 +40,19 @@ class EpisodeFailed(Exception):
 
 
 class Agent:
-    """An agent is built from an evaluation config (`from_config`) and then knows what it plays
-    (`game`, `modules`), the name of its results folder (`run_name`) and the settings that define
-    its play (`settings`, recorded in results.json; a results folder holds one set)."""
+    """An agent is built whole from its config (conf/agent/<name>.yaml, `bct.agents.make_agent`) and
+    knows what it plays (`game`, `modules`), the name of its results folder (`run_name`) and the
+    settings that define its play (`settings`, recorded in results.json; a results folder holds one set).
+
+    `config`: the agent's own settings (`agent.*`), recorded with its results."""
 
     name = ""
-    game: Game
-    modules: bool
     trained: dict | None = None  # what a trained agent learned from (results.json), None for others
 
-    @classmethod
-    def from_config(cls, cfg: DictConfig) -> Agent:
-        """The agent `cfg.agent` describes, playing the game `+game=NAME` names (with its module
-        unless `modules=false`)."""
-        if not cfg.get("game"):
-            raise UserError(f"agent={cls.name} needs a game: python -m bct.evaluate agent={cls.name} +game=twc")
-        agent = cls.build(cfg)
-        agent.game, agent.modules, agent.config = game_of(cfg), bool(cfg.modules), agent_config(cfg)
-        return agent
-
-    @classmethod
-    def build(cls, cfg: DictConfig) -> Agent:
-        return cls(**agent_config(cfg))
+    def __init__(self, game: Game | None, modules: bool | None = None, **config) -> None:
+        if game is None:
+            raise UserError(f"agent={self.name} needs a game: python -m bct.evaluate agent={self.name} +game=twc")
+        self.game, self.modules, self.config = game, True if modules is None else modules, config
 
     @property
     def run_name(self) -> str:
@@ -85,11 +74,6 @@ class Agent:
     def stats(self) -> dict:
         """Counters for results.json (calls, tokens, invalid replies, ...)."""
         return {}
-
-
-def agent_config(cfg: DictConfig) -> dict:
-    """The agent's own settings (`agent.*` but its name)."""
-    return {k: v for k, v in OmegaConf.to_container(cfg.agent, resolve=True).items() if k != "name"}
 
 
 def closest_valid(text: str, valid: list[str], skip: list[str] = ()) -> str:

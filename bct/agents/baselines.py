@@ -15,7 +15,8 @@ class OracleAgent(Agent):
 
     name = "oracle"
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game | None, modules: bool | None = None) -> None:
+        super().__init__(game, modules)
         self._envs: dict[tuple[str, bool], ModularEnv] = {}
         self._plans: dict[int, list[str]] = {}
 
@@ -43,7 +44,8 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, game: Game | None, modules: bool | None = None, seed: int = 0) -> None:
+        super().__init__(game, modules, seed=seed)
         self.seed = seed
         self._rngs: dict[int, random.Random] = {}
 

@@ -16,8 +16,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from omegaconf import DictConfig
-
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid
 from bct.errors import UserError, unknown
@@ -152,7 +150,15 @@ class LLMAgent(Agent):
 
     def __init__(
         self,
-        backend,
+        game: Game | None,
+        modules: bool | None = None,
+        backend: str = "openai",
+        model: str = "gpt-4o-mini",
+        gguf_file: str | None = None,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        retries: int = 4,
+        timeout: float = 60,
         cache_dir: str | Path | None = None,
         concurrency: int = 8,
         constraints: bool = True,
@@ -162,8 +168,24 @@ class LLMAgent(Agent):
         max_tokens: int | None = None,
         history_turns: int = 8,
         guidance: bool = False,
+        device: str | None = None,
+        client=None,
     ) -> None:
-        self.backend, self.concurrency = backend, concurrency
+        """`client`: a backend object of one's own (with `model` and `chat(messages, max_tokens)`), in
+        place of the one `backend` names."""
+        config = {k: v for k, v in locals().items() if k not in ("self", "game", "modules", "client", "__class__")}
+        if client is not None:  # a backend of one's own: its model is the one recorded
+            config.update(backend=type(client).__name__, model=getattr(client, "model", model))
+        super().__init__(game, modules, **config)
+        if client is None and backend not in ("openai", "local"):
+            raise unknown("agent.backend", backend, ["openai", "local"])
+        if client is not None:
+            self.backend = client
+        elif backend == "local":
+            self.backend = LocalBackend(model, gguf_file, device)
+        else:
+            self.backend = OpenAIBackend(model, base_url, api_key_env, retries, timeout)
+        self.concurrency = concurrency
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
         # an action is a few words; thinking first needs room before the 'Action:' line
@@ -173,28 +195,6 @@ class LLMAgent(Agent):
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
         self.counts = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "invalid_replies": 0}
-
-    @classmethod
-    def build(cls, cfg: DictConfig) -> LLMAgent:
-        a = cfg.agent
-        if a.backend not in ("openai", "local"):
-            raise unknown("agent.backend", a.backend, ["openai", "local"])
-        if a.backend == "local":
-            backend = LocalBackend(a.model, a.gguf_file, cfg.device)
-        else:
-            backend = OpenAIBackend(a.model, a.base_url, a.api_key_env, a.retries, a.timeout)
-        return cls(
-            backend,
-            a.cache_dir,
-            a.concurrency,
-            a.constraints,
-            a.one_shot,
-            a.think,
-            a.feedback,
-            a.max_tokens,
-            a.history_turns,
-            a.guidance,
-        )
 
     @property
     def run_name(self) -> str:

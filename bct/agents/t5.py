@@ -6,12 +6,11 @@ import logging
 from pathlib import Path
 
 import torch
-from omegaconf import DictConfig
 
-from bct.agents.base import Agent, Decision, Observation, agent_config, closest_valid
+from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.decoding import group_beam_search
 from bct.errors import UserError, unknown
-from bct.games import from_record, game_of
+from bct.games import Game, from_record
 from bct.model import load_checkpoint, weights_fingerprint
 from bct.representation import get_representation, of_checkpoint
 
@@ -53,7 +52,17 @@ class T5Agent(Agent):
         entities: str = "text",
         beam_groups: int = 16,
         diversity_penalty: float = 0.9,
+        game: Game | None = None,
+        modules: bool = True,
+        run_name: str = "t5",
+        record: dict | None = None,
+        trained: dict | None = None,
     ) -> None:
+        """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
+        `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
+        if decoding not in DECODINGS:
+            raise unknown("agent.decoding", decoding, DECODINGS)
+        self.game, self.modules, self._run_name, self.trained = game, modules, run_name, trained
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
         self.tokenizer = tokenizer
@@ -61,7 +70,7 @@ class T5Agent(Agent):
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
         if num_beams % self.beam_groups:
             raise UserError(
-                f"num_beams={num_beams} must be a multiple of beam_groups={beam_groups} "
+                f"agent.num_beams={num_beams} must be a multiple of agent.beam_groups={beam_groups} "
                 f"(the original: 16 beams in 16 groups)"
             )
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
@@ -69,69 +78,100 @@ class T5Agent(Agent):
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
+        self.config = {
+            "decoding": decoding,
+            "num_beams": num_beams,
+            "beam_groups": beam_groups,
+            "diversity_penalty": diversity_penalty,
+            "fallback_skip": fallback_skip,
+            "model_batch": model_batch,
+            "device": device,
+        }
+        self._record = record or {"agent_config": self.config}
 
     @classmethod
-    def from_config(cls, cfg: DictConfig) -> T5Agent:
-        """The policy in `cfg.checkpoint`, playing the game it was trained on (or `+game=NAME`) with the
-        module setting it was trained with, decoded as the checkpoint's defaults say unless `cfg` does."""
-        if not cfg.checkpoint:
+    def from_checkpoint(
+        cls,
+        checkpoint: str | None,
+        game: Game | None = None,
+        modules: bool | None = None,
+        decoding: str | None = None,
+        num_beams: int = 16,
+        beam_groups: int = 16,
+        diversity_penalty: float = 0.9,
+        fallback_skip: int = 4,
+        model_batch: int | None = None,
+        device: str | None = None,
+    ) -> T5Agent:
+        """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
+        it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
+        if not checkpoint:
             raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
-        model, tokenizer, run = load_checkpoint(cfg.checkpoint)
+        model, tokenizer, run = load_checkpoint(checkpoint)
         trained = run["settings"]
-        representation = of_checkpoint(trained, cfg.checkpoint)
-        decoding = cfg.decoding or run.get("eval_defaults", {}).get("decoding", "generate")
-        if decoding not in DECODINGS:
-            raise unknown("decoding", decoding, DECODINGS)
+        with_modules = trained["variant"] == "modules"
+        if modules is not None and modules != with_modules:
+            raise UserError(
+                f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
+                f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
+                f"unset, or train a run with modules={str(modules).lower()})"
+            )
+        representation = of_checkpoint(trained, checkpoint)
+        decoding = decoding or run.get("eval_defaults", {}).get("decoding", "generate")
+        generate = decoding == "generate"
+        trained_on = from_record(trained)
+        game = game or trained_on
+        config = {
+            "decoding": decoding,
+            "num_beams": num_beams,
+            "beam_groups": beam_groups if generate else None,
+            "diversity_penalty": diversity_penalty if generate else None,
+            "fallback_skip": fallback_skip,
+            "model_batch": model_batch,
+            "device": device,
+        }
+        record = {
+            "checkpoint": str(Path(checkpoint).resolve()),
+            "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
+            **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
+            "agent_config": config,
+        }
         # actions are short: generating past the longest trained action only lengthens degenerate beams
         max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
-        agent = cls(
+        return cls(
             model,
             tokenizer,
             decoding,
-            cfg.num_beams,
+            num_beams,
             trained["max_source_length"],
             max_new,
-            cfg.fallback_skip,
-            cfg.device,
-            model_batch=cfg.model_batch,
+            fallback_skip,
+            device,
+            model_batch=model_batch,
             entities=representation.name,
-            beam_groups=cfg.beam_groups,
-            diversity_penalty=cfg.diversity_penalty,
+            beam_groups=beam_groups,
+            diversity_penalty=diversity_penalty,
+            game=game,
+            modules=with_modules,
+            run_name=Path(checkpoint).name
+            + ("" if game == trained_on else f"-on-{game.name}")
+            + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else "")),
+            record=record,
+            trained={
+                "model": trained["model"]["name"],
+                "epochs": trained["epochs"],
+                "max_steps": trained.get("max_steps"),
+                "num_games": trained["num_games"],
+                "entities": representation.name,
+            },
         )
-        trained_on = from_record(trained)
-        agent.game = game_of(cfg) if cfg.get("game") else trained_on
-        agent.modules, agent.config = trained["variant"] == "modules", agent_config(cfg)
-        agent._run_name = (
-            Path(cfg.checkpoint).name
-            + ("" if agent.game == trained_on else f"-on-{agent.game.name}")
-            + ("-rank" if decoding == "rank" else ("-beam" if cfg.beam_groups == 1 else ""))
-        )
-        generate = decoding == "generate"
-        agent._settings = {
-            "checkpoint": str(Path(cfg.checkpoint).resolve()),
-            "fingerprint": weights_fingerprint(cfg.checkpoint),  # the weights loaded, whatever the record says
-            "decoding": decoding,
-            "num_beams": cfg.num_beams,
-            "beam_groups": cfg.beam_groups if generate else None,
-            "diversity_penalty": cfg.diversity_penalty if generate else None,
-            "fallback_skip": cfg.fallback_skip,
-            "agent_config": agent.config,
-        }
-        agent.trained = {
-            "model": trained["model"]["name"],
-            "epochs": trained["epochs"],
-            "max_steps": trained.get("max_steps"),
-            "num_games": trained["num_games"],
-            "entities": representation.name,
-        }
-        return agent
 
     @property
     def run_name(self) -> str:
         return self._run_name
 
     def settings(self) -> dict:
-        return self._settings
+        return self._record
 
     def _encode(self, sources: list[str]):
         return self.tokenizer(

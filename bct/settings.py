@@ -1,0 +1,363 @@
+"""Every command's settings, typed: the one place that reads conf/*.yaml.
+
+A command's settings are one pydantic object, filled by Hydra on the command line and made the same
+way from Python with keyword arguments; the defaults are those of conf/ in both cases:
+
+    from bct.settings import EvaluateSettings
+    from bct.evaluate import evaluate
+    out = evaluate(EvaluateSettings(agent="oracle", game="twc", num_variations=5, fold="test"))
+
+A keyword naming a config group (`game`, `agent`, `model`) takes an option's name, or a dict of
+values on top of it (`game={"name": "mapreader", "params": {"numLocations": 30}}`,
+`agent={"name": "t5", "decoding": "rank"}`); any other keyword replaces that setting.
+
+A value of the wrong type (`num_games=abc`, `modules=maybe`), out of range (`epochs=0`) or not among
+the choices, or an unknown key, is a UserError in one line that names the key, the value and what is
+allowed.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal, Optional
+
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import InterpolationKeyError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
+
+from bct.errors import UserError, exits_cleanly, unknown
+from bct.games import PARAMS, Game, get_game
+from bct.representation import REPRESENTATIONS
+
+CONF = Path(__file__).resolve().parent / "conf"  # shipped inside the package; ./conf links here
+
+# ${if:COND,A,B} in a config: A where COND is true, else B (e.g. a preset's default that depends on
+# `modules`: entities: ${if:${modules},placeholders,names}).
+OmegaConf.register_new_resolver("if", lambda cond, a, b: a if cond else b, replace=True)
+
+AtLeast1 = Annotated[int, Field(ge=1)]
+NumVariations = Annotated[int, Field(ge=1, le=1000, description="a fold has 1000 games")]
+# a folder's name inside checkpoint_dir, never a path out of it
+PLAIN_NAME = r"^[\w-][\w.-]*$"
+PlainName = Annotated[str, Field(pattern=PLAIN_NAME)]
+PATTERNS = {PLAIN_NAME: "a plain folder name (letters, digits, '.', '-', '_'), not a path"}
+COMPLETE = {"complete": True}  # validation context: the values are a whole composed config
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", protected_namespaces=())
+
+
+class GameSettings(Strict):
+    """`+game=NAME` and `game.params.*`: a registry game with TWX parameters on top (null: the preset's)."""
+
+    name: str
+    params: dict[str, Optional[int]] = {}
+
+    def build(self) -> Game:
+        return get_game(self.name).with_params(self.params)
+
+
+class WandbSettings(Strict):
+    mode: Literal["online", "offline", "disabled"]
+    project: str
+    entity: Optional[str]
+
+
+class ModelSettings(Strict):
+    """A model preset (conf/model/*.yaml): the hub presets name `pretrained`, the offline ones `config`."""
+
+    name: str
+    pretrained: Optional[str] = None
+    vocab_size: Optional[AtLeast1] = None
+    config: Optional[dict[str, Any]] = None
+    locality: Optional[list[float]] = None
+    lr: float
+    warmup: float
+    batch_size: AtLeast1
+    entities: str
+    decoding: Literal["generate", "rank"]
+    num_games: AtLeast1
+    epochs: Optional[Any] = None
+    epochs_by_game: Optional[dict[str, int]] = None
+    max_steps: Optional[Any] = None
+    distinct: Any
+    final_example: bool
+
+
+class PlaySettings(Strict):
+    """How an evaluation plays (conf/eval/default.yaml): bct.evaluate's settings, and bct.train's `eval.*`."""
+
+    num_variations: NumVariations
+    step_limit: AtLeast1
+    repeat_limit: Annotated[int, Field(ge=2)]
+    batch_size: AtLeast1
+
+
+class EvalSettings(PlaySettings):
+    """bct.train's `eval.*`: how the trained checkpoint is played when training ends (`eval.agent.*`: the
+    T5 agent's decoding, conf/agent/t5.yaml)."""
+
+    agent: dict[str, Any]
+
+
+class Command(Strict):
+    """A command's settings: `Settings(**keywords)` fills the rest from conf/<command>.yaml."""
+
+    command: ClassVar[str]
+    groups: ClassVar[tuple[str, ...]]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults(cls, data: Any, info: ValidationInfo) -> Any:
+        if (info.context or {}).get("complete") or not isinstance(data, Mapping):
+            return data
+        return resolved(compose(cls.command, data, cls.groups))
+
+    @classmethod
+    def from_config(cls, cfg: DictConfig):
+        """The settings of a config Hydra composed (the command line), checked."""
+        return validate(resolved(cfg), cls)
+
+    @classmethod
+    def from_overrides(cls, overrides: list[str]):
+        """The settings a command line's `key=value` arguments make (Hydra's override syntax)."""
+        check_overrides(overrides)
+        return cls.from_config(compose(cls.command, overrides=overrides))
+
+    def dump(self) -> dict:
+        return self.model_dump(exclude_unset=True)
+
+
+class TrainSettings(Command):
+    command: ClassVar[str] = "train"
+    groups: ClassVar[tuple[str, ...]] = ("game", "model")
+
+    model: ModelSettings
+    game: Optional[GameSettings] = None  # +game=NAME
+    trainer: dict[str, Any]
+    epochs: Optional[AtLeast1]
+    max_steps: Optional[AtLeast1]
+    modules: bool
+    entities: Literal[tuple(REPRESENTATIONS)]
+    final_example: bool
+    distinct: bool
+    shuffle_ids: Annotated[float, Field(ge=0, le=1)]
+    num_games: NumVariations
+    lr: Annotated[float, Field(gt=0)]
+    warmup: Annotated[float, Field(ge=0)]
+    batch_size: AtLeast1
+    grad_accum: AtLeast1
+    max_source_length: Annotated[int, Field(ge=16)]
+    max_target_length: Annotated[int, Field(ge=4)]
+    seed: int
+    data_dir: str
+    checkpoint_dir: str
+    run_name: Optional[PlainName]
+    save_strategy: Literal["epoch", "steps", "no"]
+    save_steps: AtLeast1
+    logging_steps: AtLeast1
+    overwrite: bool
+    progress: bool
+    threads: Any  # auto or a number, checked where it is applied (bct.threads)
+    select: Literal["none", "dev"]
+    select_every: AtLeast1
+    evaluate_after: Literal["auto", "dev", "test", "none"]
+    eval: EvalSettings
+    wandb: WandbSettings
+
+
+class EvaluateSettings(Command, PlaySettings):
+    command: ClassVar[str] = "evaluate"
+    groups: ClassVar[tuple[str, ...]] = ("game", "agent")
+
+    agent: dict[str, Any]  # conf/agent/<name>.yaml: built whole by hydra.utils.instantiate (bct.agents.make_agent)
+    game: Optional[GameSettings] = None  # +game=NAME
+    checkpoint: Optional[str]
+    fold: Literal["train", "dev", "test"]
+    modules: Optional[bool]  # null: the checkpoint's (t5), else true
+    results_dir: str
+    progress: bool
+    threads: Any
+
+
+class GenerateSettings(Command):
+    command: ClassVar[str] = "generate"
+    groups: ClassVar[tuple[str, ...]] = ("game",)
+
+    game: Optional[GameSettings] = None  # +game=NAME [game.params.*]: that game alone, instead of `games`
+    games: Any  # a list, or one name
+    variants: Any
+    folds: Any
+    num_games: NumVariations
+    out_dir: str
+    overwrite: bool
+    progress: bool
+
+
+def choices(group: str) -> list[str]:
+    """The options of a config group (bct/conf/<group>/*.yaml; games come from the registry)."""
+    if group == "game":
+        from bct.games import ALIASES, GAMES
+
+        return sorted([*GAMES, *ALIASES])
+    return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
+
+
+def compose(command: str, values: Mapping[str, Any] = {}, groups: tuple[str, ...] = (), overrides=()) -> DictConfig:
+    """conf/<command>.yaml with `values` on top (group keys choose an option, see the module's doc) and
+    Hydra `overrides` (command-line syntax)."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    chosen, rest = list(overrides), {}
+    for key, value in values.items():
+        if isinstance(value, BaseModel):
+            value = value.model_dump(exclude_unset=True)
+        if key in groups and isinstance(value, (str, Mapping)):
+            option = value if isinstance(value, str) else value.get("name")
+            if option is not None:
+                if option not in choices(key):
+                    raise unknown({"model": "model preset"}.get(key, key), option, choices(key))
+                chosen.append(f"{'+' if key == 'game' else ''}{key}={option}")
+            if isinstance(value, Mapping) and set(value) - {"name"}:
+                rest[key] = {k: v for k, v in value.items() if k != "name"}
+        else:
+            rest[key] = value
+    if GlobalHydra.instance().is_initialized():  # inside a Hydra app (bct.train evaluating): its config dir is ours
+        cfg = hydra_compose(command, overrides=chosen)
+    else:
+        with initialize_config_dir(str(CONF), version_base="1.3"):
+            cfg = hydra_compose(command, overrides=chosen)
+    OmegaConf.set_struct(cfg, False)  # an unknown key is named by the schema, in one line
+    if "game" in rest and not cfg.get("game"):
+        raise UserError(f"game={rest['game']!r}: name a game, e.g. game='twc' (games: {', '.join(choices('game'))})")
+    return OmegaConf.merge(cfg, rest)
+
+
+def resolved(cfg: DictConfig) -> dict:
+    try:
+        return OmegaConf.to_container(cfg, resolve=True)
+    except InterpolationKeyError as e:  # e.g. a model preset of one's own without a key train.yaml reads from it
+        raise UserError(
+            f"{e.full_key} reads a key that is not set ({str(e).splitlines()[0]}); a model preset of one's own needs every key "
+            f"that bct/conf/model/t5-base.yaml has"
+        ) from None
+
+
+def validate(values: dict, schema: type[BaseModel]):
+    """`values` checked against `schema`, or a one-line UserError naming the first bad key."""
+    values = {k: v for k, v in values.items() if k != "hydra"}
+    try:
+        return schema.model_validate(values, context=COMPLETE)
+    except ValidationError as e:
+        raise UserError(_message(schema, e.errors()[0])) from None
+
+
+_EXPECTED = {
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "string": "a string",
+    "list": "a list",
+    "dict": "a mapping",
+}
+
+
+def _message(schema: type[BaseModel], error: dict) -> str:
+    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    key = ".".join(str(p) for p in loc)
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "extra_forbidden":
+        return f"unknown setting '{key}'; see 'python -m bct.<command> --cfg job' for the settings"
+    if kind == "missing":
+        return f"{key} is not set; give it on the command line ({key}=...) or in the config"
+    shown = OmegaConf.to_yaml({"v": error.get("input")}).strip()[3:]  # as written on a command line
+    if kind == "string_pattern_mismatch":
+        return f"{key}={shown}: must be {PATTERNS.get(ctx.get('pattern'), 'a name of another form')}"
+    if kind == "literal_error":
+        return f"{key}={shown}: choose one of {ctx['expected'].replace(chr(39), '').replace(' or ', ', ')}"
+    for bound, words in (("ge", "at least"), ("gt", "above"), ("le", "at most"), ("lt", "below")):
+        if bound in ctx:
+            limit = ctx[bound]
+            limit = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+            why = _description(schema, loc)
+            return f"{key}={shown}: must be {words} {limit}" + (f" ({why})" if why and bound == "le" else "")
+    base = kind.split("_")[0]
+    return f"{key}={shown}: must be {_EXPECTED.get(base, 'another value')}"
+
+
+def _description(schema: type[BaseModel], loc: tuple) -> str | None:
+    field = None
+    for part in loc:
+        if not (isinstance(schema, type) and issubclass(schema, BaseModel)) or part not in schema.model_fields:
+            return None
+        field = schema.model_fields[part]
+        schema = field.annotation
+    return field.description if field else None
+
+
+SECRET_KEY = re.compile(r"(token|api_?key|secret|password|passwd)$", re.I)
+
+
+def check_secrets(argv: list[str]) -> None:
+    """Refuse a secret on the command line before Hydra saves the overrides into its output folder:
+    tokens and keys come from the environment only, and URLs carry no credentials."""
+    for arg in argv:
+        key, eq, value = arg.lstrip("+~").partition("=")
+        if not eq:
+            continue
+        leaf = key.rsplit(".", 1)[-1]
+        if SECRET_KEY.search(leaf):
+            raise UserError(
+                f"{key}: bct takes secrets from the environment only, never from the command line "
+                f"(it would be saved with the run): export HF_TOKEN=... for the hub, or set the key in a "
+                f"variable named by agent.api_key_env"
+            )
+        if leaf == "api_key_env" and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise UserError(
+                "agent.api_key_env must name an environment variable (e.g. OPENAI_API_KEY) that holds "
+                "the key, not the key itself"
+            )
+        if re.search(r"://[^/@\s]+@", value):
+            raise UserError(
+                f"{key}: the URL carries credentials; give the key through the environment "
+                f"(agent.api_key_env) and the URL without them"
+            )
+
+
+def check_overrides(argv: list[str]) -> None:
+    """Name unknown games, model presets and agents in one line, before Hydra's longer message."""
+    check_secrets(argv)
+    names = {"game": "game", "model": "model preset", "agent": "agent"}
+    for arg in argv:
+        m = re.match(r"^\+{0,2}(game|model|agent)=(.*)$", arg)
+        if m and "(" not in m.group(2):
+            for value in m.group(2).split(","):
+                if value not in choices(m.group(1)):
+                    raise unknown(names[m.group(1)], value, choices(m.group(1)))
+    games = [m.group(1) for a in argv if (m := re.match(r"^\+{0,2}game=([\w-]+)$", a))]
+    for arg in argv:  # game.params.NAME=...: a parameter the game's TWX generator takes
+        m = re.match(r"^\+{0,2}game\.params\.(\w+)=", arg)
+        if m and games:
+            game = get_game(games[0])
+            if m.group(1) not in PARAMS[game.twx_name]:
+                accepted = ", ".join(f"{k} ({lo}-{hi})" for k, (lo, hi) in PARAMS[game.twx_name].items())
+                raise UserError(
+                    f"game.params.{m.group(1)}: {game.name} has no such parameter; it accepts {accepted or 'none'}"
+                )
+
+
+def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:
+    """A console entry point: check the overrides' choices, then run the Hydra app."""
+
+    @exits_cleanly
+    def main() -> None:
+        check_overrides(sys.argv[1:])
+        hydra_main()
+
+    return main
