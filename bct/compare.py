@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
-from bct.games import PAPER_GAMES
+from bct.games import PAPER_GAMES, modules_label
 from bct.report import collect, invalid_share
 from bct.runs import training_length
 
@@ -70,7 +70,7 @@ VARIANT_GAMES = {"mapreader-directions": ("mapreader", " [navigator says the dir
 
 def label(row: dict) -> str:
     """'BCT t5-cpu-scratch-ep4 placeholders rank+mod', 'LLM gpt-4o+mod', 'Random', ... from a results row."""
-    prefix = f"{row['game']}-{row['variant']}-"
+    prefix = f"{row['game']}-{modules_label(row['modules'])}-"
     run = row["run"]
     if row["agent"] == "t5" and "trained" in row:  # what the model is, whatever its folder is called
         t = row["trained"]
@@ -80,10 +80,10 @@ def label(row: dict) -> str:
     elif row["agent"] == "t5":
         name = "BCT " + (run[len(prefix) :] if run.startswith(prefix) else run)
     elif row["agent"] == "llm":
-        name = "LLM " + run[len("llm-") :].replace(f"-{row['game']}-{row['variant']}", "")
+        name = "LLM " + run[len("llm-") :].replace(f"-{row['game']}-{modules_label(row['modules'])}", "")
     else:
         name = row["agent"].capitalize()
-    name += "+mod" if row["variant"] == "modules" else ""
+    name += "+mod" if row["modules"] else ""
     share = invalid_share(row)
     if share is not None:  # an LLM row says how many of its actions the model named, not the fallback
         name += f" [{share:.0%} invalid replies" + ("; mostly the fallback's actions]" if share > 0.5 else "]")

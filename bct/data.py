@@ -7,17 +7,19 @@ from pathlib import Path
 
 from bct.errors import UserError
 from bct.files import read_json
+from bct.games import modules_label
 from bct.gold import Trajectory
 from bct.prompt import pack_history
 
 MANIFEST = "manifest.json"
 # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does;
 # 5: twc asks the knowledge base just before putting an object away (bct.gold.twc_plan)
-DATA_FORMAT = 5
+# 6: the module setting is `modules` (true/false) in rows and the manifest
+DATA_FORMAT = 6
 COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 
-def examples(traj: Trajectory, variant: str) -> list[dict]:
+def examples(traj: Trajectory, modules: bool) -> list[dict]:
     """One seq2seq example per action of a trajectory: the packed prompt, the action to take and the
     valid actions it was chosen from (what `bct.prompt.represent` needs to rewrite names); then the
     final state with target `completed`, marked `final` (training uses it with `final_example=true`)."""
@@ -29,7 +31,7 @@ def examples(traj: Trajectory, variant: str) -> list[dict]:
             "valid_actions": traj.steps[i].valid_actions,
             "final": i + 1 == len(traj.steps),
             "game": traj.game,
-            "variant": variant,
+            "modules": modules,
             "fold": traj.fold,
             "seed": traj.seed,
             "step": i,
@@ -38,8 +40,8 @@ def examples(traj: Trajectory, variant: str) -> list[dict]:
     ]
 
 
-def data_path(out_dir: str | Path, game: str, variant: str, fold: str) -> Path:
-    return Path(out_dir) / game / variant / f"{fold}.jsonl"
+def data_path(out_dir: str | Path, game: str, modules: bool, fold: str) -> Path:
+    return Path(out_dir) / game / modules_label(modules) / f"{fold}.jsonl"
 
 
 def read_manifest(out_dir: str | Path) -> dict:

@@ -14,7 +14,7 @@ from tqdm.auto import tqdm
 from bct.agents import Agent, make_agent
 from bct.errors import exits_cleanly
 from bct.files import write_json, write_jsonl
-from bct.games import fold_seeds, variant_name
+from bct.games import fold_seeds, modules_label
 from bct.rollout import EpisodeResult, rollout, start_envs
 from bct.runs import FolderLock, check_same, differing, digest, previous_settings, set_aside
 from bct.settings import EvaluateSettings, entry
@@ -28,7 +28,7 @@ def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
     return {
         "agent": agent.name,
         **agent.game.record(),
-        "variant": variant_name(agent.modules),
+        "modules": agent.modules,
         "fold": cfg.fold,
         "step_limit": cfg.step_limit,
         "repeat_limit": cfg.repeat_limit,
@@ -83,7 +83,7 @@ def summarize(
         key=lambda e: e["seed"],
     )
     return {
-        **{k: settings.get(k) for k in ("game", "variant", "fold", "agent", "checkpoint")},
+        **{k: settings.get(k) for k in ("game", "modules", "fold", "agent", "checkpoint")},
         **({"game_params": settings["game_params"]} if "game_params" in settings else {}),
         "step_limit": settings["step_limit"],
         "num_variations": n,
@@ -212,7 +212,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(130)
     r = json.loads((out / "results.json").read_text())
     print(
-        f"{r['agent']} on {r['game']} ({r['variant']}, {r['fold']}, {r['num_variations']} variations): "
+        f"{r['agent']} on {r['game']} ({modules_label(r['modules'])}, {r['fold']}, {r['num_variations']} variations): "
         f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}"
     )
 

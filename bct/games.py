@@ -10,7 +10,7 @@ from bct.errors import UserError, unknown
 FOLDS = ("train", "dev", "test")
 FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: each fold's seeds start here, 1000 in a row
 FOLD_SIZE = 1000
-VARIANTS = ("modules", "nomodules")
+MODULES_LABELS = {True: "modules", False: "nomodules"}  # folder and run names: with the game's modules, without
 
 _TWC_PARAMS = "numLocations={rooms},numItemsToPutAway={items},includeDoors=0,limitInventorySize=0"
 
@@ -149,22 +149,20 @@ def fold_seeds(fold: str, n: int, what: str = "variations", key: str = "num_vari
     return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + n))
 
 
-def variant_name(modules: bool) -> str:
-    """The data and run folders' name for playing with the game's module or without."""
-    return VARIANTS[0] if modules else VARIANTS[1]
+def modules_label(modules: bool) -> str:
+    """The data and run folders' name for playing with the game's modules (`modules`) or without (`nomodules`)."""
+    return MODULES_LABELS[bool(modules)]
 
 
-def check_variant(variant: str) -> str:
-    if variant not in VARIANTS:
-        raise unknown("variant", variant, VARIANTS)
-    return variant
+def check_modules(modules) -> bool:
+    if not isinstance(modules, bool):
+        raise UserError(f"modules: {modules!r} is not true or false; e.g. modules=[true,false]")
+    return modules
 
 
 def check_choices(kind: str, values, check) -> list[str]:
     """Validate a list-valued config entry (e.g. `games=[sorting,twc]`)."""
-    if isinstance(values, str):
-        values = [values]
-    values = list(values)
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
     if not values:
         raise UserError(f"no {kind} selected; name at least one")
     for v in values:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.files import write_atomic
-from bct.games import from_record, get_game
+from bct.games import from_record, get_game, modules_label
 from bct.runs import read_run
 
 
@@ -44,7 +44,7 @@ def trained_on(checkpoint: str) -> str:
     if run is None:
         raise UserError(f"checkpoint {checkpoint} is not a bct checkpoint; train one with python -m bct.train")
     settings = run["settings"]
-    return f"{from_record(settings).name} ({settings['variant']})"
+    return f"{from_record(settings).name} ({modules_label(settings['modules'])})"
 
 
 def markdown(rows: dict, columns: list[tuple[str, int]], fold: str, n: int) -> str:

@@ -1,4 +1,4 @@
-"""`python -m bct.generate`: gold trajectories for every game, variant and fold, as seq2seq data."""
+"""`python -m bct.generate`: gold trajectories for every game, module setting and fold, as seq2seq data."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
 from bct.files import write_atomic, write_jsonl
-from bct.games import as_game, check_choices, check_fold, check_variant, fold_seeds, get_game
+from bct.games import as_game, check_choices, check_fold, check_modules, fold_seeds, get_game, modules_label
 from bct.gold import play_gold
 from bct.runs import FolderLock
 from bct.settings import GenerateSettings, entry
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 def generate(
     games,
-    variants,
+    modules,
     folds,
     num_games: int = 100,
     out_dir: str | Path = "data",
@@ -35,10 +35,11 @@ def generate(
     progress: bool = True,
     config: dict | None = None,
 ) -> dict:
-    """Write `out_dir/<game>/<variant>/<fold>.jsonl` and update `out_dir/manifest.json`; return the manifest.
-    `games` are registry names or Game objects (variants with their own parameters)."""
+    """Write `out_dir/<game>/<modules|nomodules>/<fold>.jsonl` and update `out_dir/manifest.json`; return the
+    manifest. `games` are registry names or Game objects (variants with their own parameters); `modules` a
+    list of true (with the game's modules) and/or false."""
     games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
-    variants = check_choices("variant", variants, check_variant)
+    modules = check_choices("module setting", modules, check_modules)
     folds = check_choices("fold", folds, check_fold)
     seeds_of = {fold: fold_seeds(fold, int(num_games), "games", "num_games") for fold in folds}
     out_dir = Path(out_dir)
@@ -51,42 +52,49 @@ def generate(
         ) from None
     # Jobs of a sweep share a data folder: one writes at a time, the others wait, then find it written.
     with FolderLock(out_dir, "data generation", wait=True):
-        return _generate(games, variants, folds, seeds_of, num_games, out_dir, overwrite, progress, config)
+        return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config)
 
 
-def _generate(games, variants, folds, seeds_of, num_games, out_dir, overwrite, progress, config) -> dict:
+def _generate(games, settings_of_modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config) -> dict:
     manifest = read_manifest(out_dir)
     twx_version = version("textworld-express")
     settings = {"num_games": int(num_games), "twx_version": twx_version, "format": DATA_FORMAT}
 
     jobs = []
     for game in games:
-        for variant in variants:
+        for modules in settings_of_modules:
             for fold in folds:
-                rel = data_path(".", game, variant, fold).as_posix().removeprefix("./")
+                rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
                 done = manifest["files"].get(rel, {})
                 if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings:
-                    jobs.append((game, variant, fold, rel))
+                    jobs.append((game, modules, fold, rel))
     bar = tqdm(total=len(jobs) * int(num_games), unit="episode", disable=not progress, desc="generate")
     for game in dict.fromkeys(j[0] for j in jobs):
         g = games[game]
-        for variant in dict.fromkeys(j[1] for j in jobs if j[0] == game):
-            with ModularEnv.of(g, variant == "modules") as env:
-                for _, _, fold, rel in [j for j in jobs if j[:2] == (game, variant)]:
+        for modules in dict.fromkeys(j[1] for j in jobs if j[0] == game):
+            with ModularEnv.of(g, modules) as env:
+                for _, _, fold, rel in [j for j in jobs if j[:2] == (game, modules)]:
                     seeds = seeds_of[fold]
                     start, rows, failed = time.time(), [], []
                     for seed in seeds:
-                        traj = play_gold(env, seed, fold, modules=variant == "modules")
+                        traj = play_gold(env, seed, fold, modules=modules)
                         if traj.ok:
-                            rows += examples(traj, variant)
+                            rows += examples(traj, modules)
                         else:
                             failed.append({"seed": seed, "error": traj.error})
-                            log.warning("gold path failed: %s %s %s seed %d: %s", game, variant, fold, seed, traj.error)
+                            log.warning(
+                                "gold path failed: %s %s %s seed %d: %s",
+                                game,
+                                modules_label(modules),
+                                fold,
+                                seed,
+                                traj.error,
+                            )
                         bar.update()
                     write_jsonl(out_dir / rel, rows)
                     manifest["files"][rel] = {
                         **g.record(),
-                        "variant": variant,
+                        "modules": modules,
                         "fold": fold,
                         "episodes": len(seeds) - len(failed),
                         "examples": len(rows),
@@ -107,7 +115,7 @@ def _generate(games, variants, folds, seeds_of, num_games, out_dir, overwrite, p
 
 
 def cfg_list(values, canonical=None) -> list[str]:
-    values = [values] if isinstance(values, str) else list(values)
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
     return [canonical(v).name for v in values] if canonical else values
 
 
@@ -117,7 +125,7 @@ def run(cfg: GenerateSettings) -> dict:
     games = [cfg.game.build()] if cfg.game else cfg_list(cfg.games, get_game)  # +game=NAME game.params.*
     manifest = generate(
         games,
-        cfg.variants,
+        cfg.modules,
         cfg.folds,
         cfg.num_games,
         cfg.out_dir,
@@ -131,7 +139,7 @@ def run(cfg: GenerateSettings) -> dict:
         {
             data_path(".", g, v, f).as_posix().removeprefix("./")
             for g in [as_game(x).name for x in games]
-            for v in cfg_list(cfg.variants)
+            for v in cfg_list(cfg.modules)
             for f in cfg_list(cfg.folds)
         }
     ) - len(written)

@@ -2,7 +2,7 @@
 
 A rule is a generator over one TWX gold action: it yields the actions to take in its place
 (module calls and the game action), and is sent the step record each yielded action produced,
-so it can read module answers. The no-module variant uses `plain`, which yields the action as is.
+so it can read module answers. Without modules, gold paths use `plain`, which yields the action as is.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from pathlib import Path
 from bct.errors import UserError
 from bct.evaluate import evaluate
 from bct.files import read_json, write_atomic, write_json
-from bct.games import variant_name
 from bct.rollout import start_envs
 from bct.runs import kept_checkpoints, read_run
 from bct.settings import EvaluateSettings, TrainSettings
@@ -100,7 +99,7 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     record = {
         "status": "running",
         "game": cfg.game.build().name if cfg.game else None,
-        "variant": variant_name(cfg.modules),
+        "modules": cfg.modules,
         "model": cfg.model.name,
         "epochs": cfg.epochs,
         "evaluate_after": after,

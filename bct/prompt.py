@@ -49,7 +49,7 @@ def pack_history(steps: list[Step]) -> list[str]:
 
 
 def training_pair(row: dict, representation) -> tuple[str, str]:
-    """(source, target) of one generated example (a row of data/<game>/<variant>/<fold>.jsonl), as a
+    """(source, target) of one generated example (a row of data/<game>/<modules|nomodules>/<fold>.jsonl), as a
     model with this representation (bct.representation) reads it; evaluation maps prompts the same way."""
     m = representation.map(row["source"], row["valid_actions"])
     return m.source, m.rewrite(row["target"])

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bct.errors import ArgumentParser, UserError, exits_cleanly
-from bct.games import FOLDS
+from bct.games import FOLDS, modules_label
 
 
 def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
@@ -29,7 +29,7 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
             continue
         try:
             r = json.loads(path.read_text())
-            if not all(k in r for k in ("game", "variant", "fold", "agent", "avg_score", "avg_steps", "avg_env_steps")):
+            if not all(k in r for k in ("game", "modules", "fold", "agent", "avg_score", "avg_steps", "avg_env_steps")):
                 raise KeyError("summary fields")
         except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as e:
             print(f"warning: skipped {path}: not a readable results file ({type(e).__name__})", file=sys.stderr)
@@ -58,7 +58,7 @@ def invalid_share(row: dict) -> float | None:
 def table(rows: list[dict], title: str = "Evaluation results") -> Table:
     t = Table(title=title)
     numbers = ("n", "score", "steps", "env", "module", "invalid")
-    for col in ("run", "agent", "game", "variant", "fold", *numbers):
+    for col in ("run", "agent", "game", "modules", "fold", *numbers):
         t.add_column(col, justify="right" if col in numbers else "left")
     for r in rows:
         share = invalid_share(r)  # LLM rows: replies that named no valid action; * when most did
@@ -66,7 +66,7 @@ def table(rows: list[dict], title: str = "Evaluation results") -> Table:
             r["run"],
             r["agent"],
             r["game"],
-            r["variant"],
+            modules_label(r["modules"]),
             r["fold"],
             str(r["num_variations"]),
             f"{r['avg_score']:.3f}",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bct.errors import UserError
 from bct.files import read_json, read_record
-from bct.games import variant_name
+from bct.games import modules_label
 from bct.representation import get_representation
 from bct.resume import last_complete_checkpoint
 
@@ -29,7 +29,7 @@ RUN_RECORD = "bct_config.json"  # in a checkpoint folder: status, settings, conf
 # The settings that make a training run what it is: a checkpoint folder holds one of each.
 TRAIN_SETTINGS = (
     "game",
-    "variant",
+    "modules",
     "model",
     "entities",
     "epochs",
@@ -77,7 +77,7 @@ def train_settings(cfg) -> dict:
     """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
     values = {
         **cfg.game.build().record(),
-        "variant": variant_name(cfg.modules),
+        "modules": cfg.modules,
         "model": cfg.model.model_dump(exclude_unset=True),
         "trainer": cfg.trainer or {},
     }
@@ -100,11 +100,11 @@ def training_length(settings: dict) -> str:
 
 
 def train_run_dir(cfg, settings: dict) -> Path:
-    """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<variant>-<model>-ep<epochs>-<digest of every
+    """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<modules|nomodules>-<model>-ep<epochs>-<digest of every
     defining setting>` (`-st<max_steps>-` for a run measured in steps): runs that differ in anything (seed,
     lr, data, ...) never share a folder."""
     name = cfg.run_name or (
-        f"{settings['game']}-{settings['variant']}-{settings['model']['name']}-{training_length(settings)}"
+        f"{settings['game']}-{modules_label(settings['modules'])}-{settings['model']['name']}-{training_length(settings)}"
         f"-{digest(settings)}"
     )
     return Path(cfg.checkpoint_dir) / str(name)

@@ -190,7 +190,7 @@ class GenerateSettings(Command):
 
     game: Optional[GameSettings] = None  # +game=NAME [game.params.*]: that game alone, instead of `games`
     games: Any  # a list, or one name
-    variants: Any
+    modules: Any  # a list of true (with the game's modules) and/or false
     folds: Any
     num_games: NumVariations
     out_dir: str

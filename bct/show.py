@@ -1,7 +1,7 @@
 """`python -m bct.show`: look at a few generated examples, the prompt laid out by part, and the target.
 
 python -m bct.show twc                                    # data/twc/modules/train.jsonl, first 3 examples
-python -m bct.show mapreader --variant nomodules --fold dev -n 5 --seed 10003
+python -m bct.show mapreader --no-modules --fold dev -n 5 --seed 10003
 python -m bct.show data/sorting/modules/train.jsonl --entities placeholders   # what a scratch model reads
 """
 
@@ -16,7 +16,7 @@ from rich.table import Table
 
 from bct.data import check_examples, data_path
 from bct.errors import ArgumentParser, UserError, exits_cleanly
-from bct.games import FOLDS, VARIANTS, get_game
+from bct.games import FOLDS, get_game, modules_label
 from bct.representation import REPRESENTATIONS, get_representation
 
 PARTS = ("TASK", "OBS", "INV", "LOOK", "", "PACT", "POBS")
@@ -44,7 +44,7 @@ def layout(source: str) -> Table:
 def main(argv: list[str] | None = None) -> None:
     ap = ArgumentParser(prog="python -m bct.show", description=__doc__.splitlines()[0])
     ap.add_argument("what", help="a game (e.g. twc) or a .jsonl file written by bct.generate")
-    ap.add_argument("--variant", default="modules", choices=VARIANTS)
+    ap.add_argument("--no-modules", action="store_true", help="the data without modules (plain gold paths)")
     ap.add_argument("--fold", default="train", choices=FOLDS)
     ap.add_argument("--data-dir", default="data")
     ap.add_argument("-n", type=int, default=3, help="examples to show")
@@ -58,11 +58,11 @@ def main(argv: list[str] | None = None) -> None:
     path = Path(args.what)
     if path.suffix != ".jsonl":
         game = get_game(args.what).name
-        path = data_path(args.data_dir, game, args.variant, args.fold)
+        path = data_path(args.data_dir, game, not args.no_modules, args.fold)
         if not path.exists():
             raise UserError(
                 f"no data at {path}; generate it: python -m bct.generate games=[{game}] "
-                f"variants=[{args.variant}] folds=[{args.fold}]"
+                f"modules=[{str(not args.no_modules).lower()}] folds=[{args.fold}]"
             )
     elif not path.exists():
         raise UserError(f"no file at {path}")
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         console.print(
             Panel(
                 body,
-                title=f"{row['game']} {row['variant']} {row['fold']} seed {row['seed']} step {row['step']}"
+                title=f"{row['game']} {modules_label(row['modules'])} {row['fold']} seed {row['seed']} step {row['step']}"
                 + (" (final state)" if row.get("final") else ""),
                 title_align="left",
             )

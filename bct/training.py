@@ -18,7 +18,7 @@ from bct.data import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.entities import shuffle_numbering
 from bct.errors import UserError
 from bct.files import write_json
-from bct.games import Game
+from bct.games import Game, modules_label
 from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.representation import get_representation
@@ -30,24 +30,24 @@ from bct.threads import set_threads
 log = logging.getLogger(__name__)
 
 
-def training_data(cfg: TrainSettings, game: Game, variant: str, representation):
-    """The first `num_games` training games of data/<game>/<variant>/train.jsonl, generated if missing."""
+def training_data(cfg: TrainSettings, game: Game, modules: bool, representation):
+    """The first `num_games` training games of data/<game>/<modules|nomodules>/train.jsonl, generated if missing."""
     from bct.generate import generate
 
-    path = data_path(cfg.data_dir, game.name, variant, "train")
-    entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{variant}/train.jsonl", {})
+    path = data_path(cfg.data_dir, game.name, modules, "train")
+    entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{modules_label(modules)}/train.jsonl", {})
     made = entry.get("settings", {})
     if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
         log.info(
             "no training data for %s/%s with %d games in %s: generating it",
             game.name,
-            variant,
+            modules_label(modules),
             cfg.num_games,
             cfg.data_dir,
         )
         generate(
             [game],
-            [variant],
+            [modules],
             ["train"],
             num_games=max(cfg.num_games, 1),
             out_dir=cfg.data_dir,
@@ -195,7 +195,7 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = training_data(cfg, cfg.game.build(), settings["variant"], representation)
+        data = training_data(cfg, cfg.game.build(), cfg.modules, representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)

@@ -2,7 +2,7 @@
 sweep, or from the kept checkpoints of one `select=dev` run (its selection.json).
 
 Reads every job's dev results, prints and writes a table of dev score and steps by epochs (per game
-and variant, `tuning-results.txt`), plots score against epochs (`tuning-scores.png`), picks the best
+and module setting, `tuning-results.txt`), plots score against epochs (`tuning-scores.png`), picks the best
 epochs (ties go to fewer epochs) and evaluates that checkpoint on test, or prints the command
 (`--dry-run`). Failed or unfinished jobs are reported, not fatal.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.files import read_json, write_atomic
+from bct.games import modules_label
 from bct.job import JOB, SELECTION, best
 from bct.runs import RUN_RECORD
 
@@ -89,7 +90,7 @@ def read_run_selection(run_dir: Path) -> list[dict]:
     settings = read_json(run_dir / RUN_RECORD, "run record", f"delete {run_dir}")["settings"]
     base = {
         "game": settings["game"],
-        "variant": settings["variant"],
+        "modules": settings["modules"],
         "model": settings["model"]["name"],
         "folder": str(run_dir),
     }
@@ -108,10 +109,10 @@ def cost(jobs: list[dict]) -> str:
 
 def tuning_table(groups: dict[tuple, list[dict]], problems: list[str]) -> str:
     lines = []
-    for (game, variant, model), jobs in sorted(groups.items()):
+    for (game, label, model), jobs in sorted(groups.items()):
         choice = best(jobs)
         lines += [
-            f"{game} ({variant}, {model}), {jobs[0]['fold']} set, {jobs[0]['n']} variations",
+            f"{game} ({label}, {model}), {jobs[0]['fold']} set, {jobs[0]['n']} variations",
             f"{'epochs':>8} {'score':>8} {'steps':>8}",
         ]
         for j in sorted(jobs, key=lambda j: j["epochs"]):
@@ -130,9 +131,9 @@ def plot(groups: dict[tuple, list[dict]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for (game, variant, model), jobs in sorted(groups.items()):
+    for (game, label, model), jobs in sorted(groups.items()):
         jobs = sorted(jobs, key=lambda j: j["epochs"])
-        ax.plot([j["epochs"] for j in jobs], [j["score"] for j in jobs], marker="o", label=f"{game} {variant} {model}")
+        ax.plot([j["epochs"] for j in jobs], [j["score"] for j in jobs], marker="o", label=f"{game} {label} {model}")
     ax.set_xlabel("training epochs")
     ax.xaxis.get_major_locator().set_params(integer=True)  # epochs are whole numbers
     ax.set_ylabel("dev score")
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     groups: dict[tuple, list[dict]] = {}
     for j in jobs:
-        groups.setdefault((j["game"], j["variant"], j["model"]), []).append(j)
+        groups.setdefault((j["game"], modules_label(j["modules"]), j["model"]), []).append(j)
     text = tuning_table(groups, problems)
     print(text)
     write_atomic(sweep / "tuning-results.txt", text)

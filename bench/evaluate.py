@@ -51,7 +51,7 @@ def main() -> None:
             model_batch=args.model_batch,
             entities=s.get("entities", "text"),
         )
-        game, modules = get_game(s["game"]), s["variant"] == "modules"
+        game, modules = get_game(s["game"]), s["modules"]
         seeds = list(range(10000, 10000 + args.variations))
         # JVMs start before the clock: both sides time the same thing, the model calls and env steps.
         with ThreadPoolExecutor(args.batch) as pool:

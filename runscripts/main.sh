@@ -17,7 +17,7 @@ RESULTS=${RESULTS:-results}
 py=.venv/bin/python
 
 echo "[main] generating gold-path data for $GAME"
-$py -m bct.generate "games=[$GAME]" "variants=[modules]" "folds=[train,$FOLD]" num_games=1000
+$py -m bct.generate "games=[$GAME]" "modules=[true]" "folds=[train,$FOLD]" num_games=1000
 echo "[main] training the offline T5 on $GAME (checkpoints/main-$GAME)"
 $py -m bct.train "+game=$GAME" model=t5-cpu-scratch "run_name=main-$GAME" "$@"
 echo "[main] evaluating it, then the random and oracle agents, on $VARIATIONS $FOLD variations"

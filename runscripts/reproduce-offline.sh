@@ -20,8 +20,8 @@ THREADS=$(( JOBS > 1 ? 1 : $(nproc) ))
 export RESULTS VARIATIONS THREADS EXTRA="$*"
 py=.venv/bin/python
 start=$(date +%s)
-$py -m bct.generate "games=[${GAMES// /,}]" "variants=[modules,nomodules]" "folds=[train,test]" num_games=1000 progress=false
-$py -m bct.generate "games=[twc-medium,twc-hard]" "variants=[modules]" "folds=[train,test]" num_games=1000 progress=false
+$py -m bct.generate "games=[${GAMES// /,}]" "modules=[true,false]" "folds=[train,test]" num_games=1000 progress=false
+$py -m bct.generate "games=[twc-medium,twc-hard]" "modules=[true]" "folds=[train,test]" num_games=1000 progress=false
 
 one() {  # one game and variant: train, then evaluate on test; a log per run under $RESULTS/logs
   local game=$1 variant=$2 modules log

@@ -80,7 +80,7 @@ class Recorder(OracleAgent):
 def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path, modules):
     variant = "modules" if modules else "nomodules"
     games = ["arithmetic", "mapreader", "sorting", "twc", "twc-hard"]
-    generate(games, [variant], ["dev"], num_games=3, out_dir=tmp_path, progress=False)
+    generate(games, [modules], ["dev"], num_games=3, out_dir=tmp_path, progress=False)
     for game in games:
         data = load_examples(tmp_path / game / variant / "dev.jsonl")
         agent = Recorder(get_game(game))
@@ -117,7 +117,7 @@ def test_random_agent_results_agree_with_histories(tmp_path):
     res = json.loads((out / "results.json").read_text())
     for key in [
         "game",
-        "variant",
+        "modules",
         "fold",
         "agent",
         "checkpoint",
@@ -129,9 +129,9 @@ def test_random_agent_results_agree_with_histories(tmp_path):
         "per_variation",
     ]:
         assert key in res
-    assert (res["game"], res["variant"], res["fold"], res["agent"], res["num_variations"]) == (
+    assert (res["game"], res["modules"], res["fold"], res["agent"], res["num_variations"]) == (
         "twc",
-        "modules",
+        True,
         "dev",
         "random",
         6,
@@ -184,7 +184,7 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
         )
     )
     res = json.loads((out / "results.json").read_text())
-    assert res["agent"] == "t5" and res["game"] == "twc" and res["variant"] == "modules" and res["complete"]
+    assert res["agent"] == "t5" and res["game"] == "twc" and res["modules"] is True and res["complete"]
     assert out.parent.name == tiny_checkpoint.name + ("-rank" if decoding == "rank" else "")
     hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
     assert hist[0]["candidates"] and hist[0]["action"]

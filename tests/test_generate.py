@@ -20,9 +20,7 @@ def run(*overrides, cwd=None):
 
 def test_generate_small_config_writes_files_and_manifest(tmp_path):
     out = tmp_path / "data"
-    r = run(
-        "games=[sorting,twc-easy]", "variants=[modules,nomodules]", "folds=[train,dev]", "num_games=4", f"out_dir={out}"
-    )
+    r = run("games=[sorting,twc-easy]", "modules=[true,false]", "folds=[train,dev]", "num_games=4", f"out_dir={out}")
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert set(manifest["files"]) == {
@@ -33,8 +31,8 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
         rows = [json.loads(line) for line in (out / rel).read_text().splitlines()]
         assert entry["examples"] == len(rows) and entry["episodes"] == len({r["seed"] for r in rows}) == 4
         assert entry["gold_success_rate"] == 1.0
-        assert {r["variant"] for r in rows} == {entry["variant"]} and {r["fold"] for r in rows} == {entry["fold"]}
-        assert set(rows[0]) == {"source", "target", "valid_actions", "final", "game", "variant", "fold", "seed", "step"}
+        assert {r["modules"] for r in rows} == {entry["modules"]} and {r["fold"] for r in rows} == {entry["fold"]}
+        assert set(rows[0]) == {"source", "target", "valid_actions", "final", "game", "modules", "fold", "seed", "step"}
         assert rows[0]["step"] == 0 and rows[0]["source"].endswith("</s> PACT  </s> POBS  </s>")
         assert all(r["target"] in r["valid_actions"] for r in rows if not r["final"])
         finals = [r for r in rows if r["final"]]  # each episode ends with its final state -> 'completed'
@@ -47,7 +45,7 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
 
     # a second run with the same settings keeps what is there; a new fold is added to the manifest
     before = (out / "sorting/modules/train.jsonl").stat().st_mtime_ns
-    r = run("games=[sorting]", "variants=[modules]", "folds=[train,test]", "num_games=4", f"out_dir={out}")
+    r = run("games=[sorting]", "modules=[true]", "folds=[train,test]", "num_games=4", f"out_dir={out}")
     assert r.returncode == 0, r.stderr
     assert (out / "sorting/modules/train.jsonl").stat().st_mtime_ns == before
     assert "sorting/modules/test.jsonl" in json.loads((out / "manifest.json").read_text())["files"]
@@ -63,7 +61,7 @@ def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
     for override, says in [
         ("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),
         ("folds=[valid]", "unknown fold 'valid'; valid choices: dev, test, train"),
-        ("variants=[both]", "unknown variant 'both'; valid choices: modules, nomodules"),
+        ("modules=[both]", "modules: 'both' is not true or false"),
     ]:
         r = run(override, f"out_dir={tmp_path}")
         lines = r.stderr.strip().splitlines()
@@ -83,7 +81,7 @@ def test_generate_refuses_an_unwritable_out_dir_before_playing_and_a_corrupt_man
 
 
 def test_show_prints_examples_in_either_representation(tmp_path, cli, one_line):
-    generate(["twc"], ["modules"], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    generate(["twc"], [True], ["train"], num_games=2, out_dir=tmp_path, progress=False)
     r = cli("bct.show", "twc", "--data-dir", str(tmp_path), "-n", "2", "--entities", "placeholders")
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.count("seed 0 step") == 2 and "target" in r.stdout and "<e1>" in r.stdout

@@ -83,7 +83,7 @@ def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
     def write(run, invalid):
         row = {
             "game": "twc",
-            "variant": "modules",
+            "modules": True,
             "fold": "test",
             "agent": "llm",
             "checkpoint": None,

@@ -18,7 +18,7 @@ PLACEHOLDERS_REP = get_representation("placeholders")
 @pytest.fixture(scope="module")
 def gold_rows(tmp_path_factory):
     out = tmp_path_factory.mktemp("data")
-    generate(list(GAMES), ["modules", "nomodules"], ["train", "dev", "test"], num_games=8, out_dir=out, progress=False)
+    generate(list(GAMES), [True, False], ["train", "dev", "test"], num_games=8, out_dir=out, progress=False)
     return [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
 
 
@@ -34,7 +34,7 @@ def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
         assert len(set(m.actions)) == len(set(row["valid_actions"]))
         assert all(m.restore(a) == v for a, v in zip(m.actions, row["valid_actions"]))
         assert len(set(m.names.values())) == len(m.names)
-        seen.add((row["game"], row["variant"], row["fold"]))
+        seen.add((row["game"], row["modules"], row["fold"]))
     assert len(seen) == len(GAMES) * 2 * 3
 
 
@@ -91,7 +91,7 @@ def test_placeholders_are_single_tokens_that_decoding_keeps():
 def test_the_latest_observation_numbers_its_entities_first(gold_rows):
     # what the next action acts on gets the same placeholder whatever the step: the navigator's next
     # room is always <e1> (mapreader), the object just taken <e1> and its place <e2> (twc)
-    rows = [r for r in gold_rows if r["variant"] == "modules" and not r["final"]]
+    rows = [r for r in gold_rows if r["modules"] and not r["final"]]
     for row in [r for r in rows if r["game"] == "mapreader" and r["target"].startswith("move")]:
         m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
         assert " </s> OBS The next location to go to is the <e1>. " in m.source, m.source[:300]

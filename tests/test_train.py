@@ -43,7 +43,7 @@ def test_cli_trains_a_tiny_model_and_writes_a_loadable_checkpoint(tmp_path, cli)
     (run,) = (tmp_path / "ck").glob("arithmetic-modules-t5-tiny-scratch-ep1-*")
     assert f"checkpoint: {run.resolve()}" in r.stdout
     model, tokenizer, cfg = load_checkpoint(run)
-    assert cfg["settings"]["game"] == "arithmetic" and cfg["settings"]["variant"] == "modules"
+    assert cfg["settings"]["game"] == "arithmetic" and cfg["settings"]["modules"] is True
     assert cfg["settings"]["epochs"] == 1 and cfg["settings"]["seed"] == 42 and cfg["num_examples"] == 60
     assert json.loads((run / "train_metrics.json").read_text())["train_loss"] > 0
     assert not (run / "trainer").exists()  # resumable states are dropped once the run is done
@@ -147,7 +147,7 @@ def test_training_on_damaged_data_names_the_file_and_line(tmp_path, damage, says
         f"checkpoint_dir={tmp_path / 'ck'}",
         "progress=false",
     ]
-    generate(["twc"], ["modules"], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    generate(["twc"], [True], ["train"], num_games=2, out_dir=tmp_path, progress=False)
     damage(tmp_path / "twc" / "modules" / "train.jsonl")
     with pytest.raises(UserError, match=says):
         tr.train(compose("train", *overrides))
@@ -298,10 +298,10 @@ def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_con
     every = tr.training_data(
         train_config("+game=twc", "model=t5-tiny-scratch", "num_games=20", "distinct=false"),
         get_game("twc"),
-        "modules",
+        True,
         rep,
     )
-    once = tr.training_data(game, get_game("twc"), "modules", rep)
+    once = tr.training_data(game, get_game("twc"), True, rep)
     pairs = list(zip(once["source"], once["target"]))
     assert len(pairs) == len(set(pairs)) == len(set(zip(every["source"], every["target"]))) < len(every)
 

@@ -93,7 +93,7 @@ def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(tra
 def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
     run = train(train_config("+game=arithmetic", "modules=false", "model=t5-tiny-scratch", "epochs=1", "num_games=2"))
     settings = json.loads((run / "bct_config.json").read_text())["settings"]
-    assert settings["entities"] == "names" and settings["variant"] == "nomodules"
+    assert settings["entities"] == "names" and settings["modules"] is False
 
     from bct.evaluate import evaluate
 

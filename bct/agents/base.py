@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from bct.env import Step
 from bct.errors import UserError
-from bct.games import Game, variant_name
+from bct.games import Game, modules_label
 
 
 @dataclass
@@ -56,7 +56,7 @@ class Agent:
 
     @property
     def run_name(self) -> str:
-        return f"{self.name}-{self.game.name}-{variant_name(self.modules)}"
+        return f"{self.name}-{self.game.name}-{modules_label(self.modules)}"
 
     def settings(self) -> dict:
         """What defines this agent's play beyond the evaluation's own settings (fold, limits)."""

@@ -20,7 +20,7 @@ from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid
 from bct.errors import UserError, unknown
 from bct.files import write_atomic
-from bct.games import Game, variant_name
+from bct.games import Game, modules_label
 
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
     logging.getLogger(_name).setLevel(logging.WARNING)
@@ -198,13 +198,13 @@ class LLMAgent(Agent):
 
     @property
     def run_name(self) -> str:
-        """llm-<model>-<game>-<variant>[-one_shot][-think][-feedback][-guidance][-norules]"""
+        """llm-<model>-<game>-<modules|nomodules>[-one_shot][-think][-feedback][-guidance][-norules]"""
         c = self.config
         flags = [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]] + (
             [] if c["constraints"] else ["norules"]
         )
         model_name = Path(c["gguf_file"] or c["model"]).name.removesuffix(".gguf")
-        return "-".join([f"llm-{model_name}", self.game.name, variant_name(self.modules), *flags])
+        return "-".join([f"llm-{model_name}", self.game.name, modules_label(self.modules), *flags])
 
     def _example(self, game: Game, modules: bool) -> str:
         """A train-fold gold walkthrough of the same game (seed 003's one-shot example)."""

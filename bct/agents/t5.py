@@ -109,7 +109,7 @@ class T5Agent(Agent):
             raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
         model, tokenizer, run = load_checkpoint(checkpoint)
         trained = run["settings"]
-        with_modules = trained["variant"] == "modules"
+        with_modules = trained["modules"]
         if modules is not None and modules != with_modules:
             raise UserError(
                 f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
