@@ -69,8 +69,9 @@ class ModularEnv:
 
     @classmethod
     def of(cls, game: Game, modules: bool) -> ModularEnv:
-        """`game` played with its own module (modules=True) or with none."""
-        return cls(game, [game.module] if modules else [])
+        """`game` played with its own module (modules=True) or without, and with the working memory where
+        the game says so (`game.memory`)."""
+        return cls(game, ([game.module] if modules and game.module else []) + (["memory"] if game.memory else []))
 
     def module(self, name: str) -> Module:
         return next(m for m in self.modules if m.name == name)
@@ -104,6 +105,8 @@ class ModularEnv:
             raise TypeError(f"an action is a string (one of the valid actions), not {type(action).__name__}")
         if self.last is None:
             raise RuntimeError("reset(seed=..., fold=...) starts an episode; call it before step()")
+        for m in self.modules:
+            m.acted(action)
         for m in self.modules:
             if m.owns(action):
                 answer = m.run(action)

@@ -121,7 +121,7 @@ def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
     of several checkpoints share them); by default `batch_size` are started and closed here."""
     wanted = fold_seeds(cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
-    agent = make_agent(cfg.agent, cfg.game.build() if cfg.game else None, cfg.modules, cfg.checkpoint)
+    agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
     settings = evaluation_settings(cfg, agent)
     out = results_folder(cfg, agent, settings)
     try:

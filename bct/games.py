@@ -13,6 +13,7 @@ FOLD_SIZE = 1000
 MODULES_LABELS = {True: "modules", False: "nomodules"}  # folder and run names: with the game's modules, without
 
 _TWC_PARAMS = "numLocations={rooms},numItemsToPutAway={items},includeDoors=0,limitInventorySize=0"
+_TALES_COOKING = "numLocations=1,numIngredients=2,numDistractorItems=5,includeDoors=0,limitInventorySize=0"
 
 
 # The parameters each TWX game accepts, with the range its generator allows (`game.params.NAME=VALUE`
@@ -28,6 +29,21 @@ PARAMS: dict[str, dict[str, tuple[int, int]]] = {
     "twc": {"numLocations": (1, 3), "numItemsToPutAway": (1, 4), "includeDoors": (0, 1), "limitInventorySize": (0, 1)},
     "arithmetic": {},
     "sorting": {},
+    "simonsays": {"gameLength": (1, 1000), "numDistractors": (0, 5), "memorization": (0, 1), "verbose": (0, 1)},
+    "peckingorder": {},
+    "coin": {
+        "numLocations": (1, 11),
+        "numDistractorItems": (0, 10),
+        "includeDoors": (0, 1),
+        "limitInventorySize": (0, 1),
+    },
+    "cookingworld": {
+        "numLocations": (1, 11),
+        "numIngredients": (1, 5),
+        "numDistractorItems": (0, 10),
+        "includeDoors": (0, 1),
+        "limitInventorySize": (0, 1),
+    },
 }
 
 
@@ -36,10 +52,12 @@ class Game:
     name: str  # our name (a variant's: its preset's, then each parameter it changes, e.g. mapreader-numLocations30)
     twx_name: str  # TextWorldExpress gameName
     params: str  # TextWorldExpress gameParams
-    module: str  # the symbolic module this game is played with
+    module: str  # the symbolic module this game is played with ("": none of its own)
     family: str  # which gold-path injection rule applies (twc-medium plays like twc)
     preset: str = ""  # a variant's registry entry ("" for an entry itself)
     overrides: tuple[tuple[str, int], ...] = ()  # what a variant sets on top of its preset
+    memory: bool = False  # played with the working memory (bct/modules/memory.py) beside its module
+    memory_default: bool = False  # the preset's own setting: on for the games that need to remember
 
     @property
     def param_values(self) -> dict[str, int]:
@@ -71,12 +89,26 @@ class Game:
             overrides=tuple({**dict(self.overrides), **changed}.items()),
         )
 
+    def with_memory(self, memory: bool | None) -> Game:
+        """This game with the working memory on or off (None: the preset's default). A setting other than
+        the preset's default is part of the name (`twc-memory`, `coin-nomemory`), like any variant's."""
+        if memory is None or memory == self.memory:
+            return self
+        base = self.name
+        if self.memory != self.memory_default:
+            base = base.removesuffix("-memory" if self.memory else "-nomemory")
+        name = base if memory == self.memory_default else base + ("-memory" if memory else "-nomemory")
+        # a preset's own memory setting, with no parameter changed, is the preset itself
+        preset = self.preset or base if (self.overrides or memory != self.memory_default) else ""
+        return replace(self, name=name, memory=memory, preset=preset)
+
     def record(self) -> dict:
         """What settings, manifests and results say of the game: its name and, for a variant, its preset
         and parameters (read back by `from_record`)."""
         return {
             "game": self.name,
             **({"game_preset": self.preset, "game_params": dict(self.overrides)} if self.preset else {}),
+            "memory": self.memory,
         }
 
 
@@ -92,6 +124,21 @@ GAMES: dict[str, Game] = {
         # TextWorld Commonsense levels after seed 003; TWX allows at most 4 items to put away.
         Game("twc-medium", "twc", _TWC_PARAMS.format(rooms=1, items=3), "kb-twc", "twc"),
         Game("twc-hard", "twc", _TWC_PARAMS.format(rooms=2, items=4), "kb-twc", "twc"),
+        # TWX's other four games, at its defaults, played with the working memory
+        *(
+            Game(name, twx, params, "", family, memory=True, memory_default=True)
+            for name, twx, params, family in [
+                ("simonsays", "simonsays", "", "simonsays"),
+                ("simonsays-memory", "simonsays", "memorization=1", "simonsays"),  # the sequence is shown once
+                ("peckingorder", "peckingorder", "", "peckingorder"),
+                ("coin", "coin", "", "coin"),
+                ("cookingworld", "cookingworld", "", "cookingworld"),
+                # the settings TALES (2025) published zero-shot LLM figures on
+                ("cookingworld-tales", "cookingworld", _TALES_COOKING, "cookingworld"),
+                ("coin-tales", "coin", "numLocations=1,numDistractorItems=5", "coin"),
+                ("simonsays-memory-tales", "simonsays", "gameLength=100,numDistractors=4,memorization=1", "simonsays"),
+            ]
+        ),
     ]
 }
 
@@ -131,8 +178,10 @@ def as_game(game: str | Game) -> Game:
 def from_record(record: dict) -> Game:
     """The game that `Game.record()` wrote into settings, a manifest or results."""
     if record.get("game_preset"):
-        return get_game(record["game_preset"]).with_params(record.get("game_params", {}))
-    return get_game(record["game"])
+        game = get_game(record["game_preset"]).with_params(record.get("game_params", {}))
+    else:
+        game = get_game(record["game"])
+    return game.with_memory(record.get("memory"))
 
 
 def check_fold(fold: str) -> str:

@@ -122,7 +122,8 @@ def cfg_list(values, canonical=None) -> list[str]:
 def run(cfg: GenerateSettings) -> dict:
     """The command: write what `cfg` asks for and say what was written."""
     start = time.time()
-    games = [cfg.game.build()] if cfg.game else cfg_list(cfg.games, get_game)  # +game=NAME game.params.*
+    # +game=NAME game.params.*, or the list `games`; each with the memory as `memory` says (null: its default)
+    games = [cfg.played()] if cfg.game else [get_game(g).with_memory(cfg.memory) for g in cfg_list(cfg.games)]
     manifest = generate(
         games,
         cfg.modules,

@@ -80,7 +80,30 @@ def twc_plan(gold: list[str]) -> list[str]:
     return out
 
 
-RULES: dict[str, Rule] = {"arithmetic": arithmetic, "mapreader": mapreader, "sorting": sorting, "twc": plain}
+def memory_plan(game, gold: list[str]) -> list[str]:
+    """Recall where a Markov agent would need an observation it no longer sees:
+    - Simon Says shown once (memorization=1): `recall next` before each of Simon's actions;
+    - CookingWorld: once the cookbook is read, `recall next` before each action (the recipe's next
+      ingredient or direction is then in the prompt when the agent decides)."""
+    if game.family == "simonsays" and game.param_values.get("memorization") == 1:
+        return [a for action in gold for a in ("recall next", action)]
+    if game.family == "cookingworld" and "read cookbook" in gold:
+        i = gold.index("read cookbook") + 1
+        return gold[:i] + [a for action in gold[i:] for a in ("recall next", action)]
+    return gold
+
+
+RULES: dict[str, Rule] = {
+    "arithmetic": arithmetic,
+    "mapreader": mapreader,
+    "sorting": sorting,
+    "twc": plain,
+    # TWX's other four games have no module of their own (the working memory's calls are planned ahead)
+    "simonsays": plain,
+    "peckingorder": plain,
+    "coin": plain,
+    "cookingworld": plain,
+}
 # Rules that rewrite the whole gold path first (they need to look ahead), before the per-action rules.
 PLANS: dict[str, Callable[[list[str]], list[str]]] = {"twc": twc_plan}
 
@@ -114,6 +137,8 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
     gold = env.gold_actions()
     if modules and env.game.family in PLANS:
         gold = PLANS[env.game.family](gold)
+    if env.game.memory:
+        gold = memory_plan(env.game, gold)
     try:
         for gold_action in gold:
             actions = rule(gold_action, env)

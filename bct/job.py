@@ -51,7 +51,7 @@ def select_on_dev(cfg: TrainSettings, run_dir: Path) -> dict:
     selection.json. Evaluations resume like any other, so an interrupted selection loses nothing."""
     start, entries = time.time(), []
     kept = kept_checkpoints(run_dir)
-    game = cfg.game.build()  # one set of JVMs for every kept checkpoint: starting them is much of a short evaluation
+    game = cfg.played()  # one set of JVMs for every kept checkpoint: starting them is much of a short evaluation
     envs = start_envs(game, cfg.modules, min(cfg.eval.batch_size, cfg.eval.num_variations)) if kept else []
     try:
         outs = [
@@ -98,7 +98,7 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     after = cfg.evaluate_after if cfg.evaluate_after != "auto" else ("dev" if multirun else "none")
     record = {
         "status": "running",
-        "game": cfg.game.build().name if cfg.game else None,
+        "game": cfg.played().name if cfg.game else None,
         "modules": cfg.modules,
         "model": cfg.model.name,
         "epochs": cfg.epochs,

@@ -76,7 +76,7 @@ def set_aside(folder: Path, tag: str) -> Path:
 def train_settings(cfg) -> dict:
     """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
     values = {
-        **cfg.game.build().record(),
+        **cfg.played().record(),
         "modules": cfg.modules,
         "model": cfg.model.model_dump(exclude_unset=True),
         "trainer": cfg.trainer or {},

@@ -57,8 +57,9 @@ class GameSettings(Strict):
     name: str
     params: dict[str, Optional[int]] = {}
 
-    def build(self) -> Game:
-        return get_game(self.name).with_params(self.params)
+    def build(self, memory: bool | None = None) -> Game:
+        """The registry game with these parameters, with the working memory on or off (None: its default)."""
+        return get_game(self.name).with_params(self.params).with_memory(memory)
 
 
 class WandbSettings(Strict):
@@ -131,6 +132,10 @@ class Command(Strict):
     def dump(self) -> dict:
         return self.model_dump(exclude_unset=True)
 
+    def played(self) -> Game | None:
+        """The game `+game=NAME`, `game.params.*` and `memory` name (None where no game is given)."""
+        return self.game.build(self.memory) if self.game else None
+
 
 class TrainSettings(Command):
     command: ClassVar[str] = "train"
@@ -142,6 +147,7 @@ class TrainSettings(Command):
     epochs: Optional[AtLeast1]
     max_steps: Optional[AtLeast1]
     modules: bool
+    memory: Optional[bool]  # the working memory (bct/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]
     final_example: bool
     distinct: bool
@@ -179,6 +185,7 @@ class EvaluateSettings(Command, PlaySettings):
     checkpoint: Optional[str]
     fold: Literal["train", "dev", "test"]
     modules: Optional[bool]  # null: the checkpoint's (t5), else true
+    memory: Optional[bool]  # null: the checkpoint's (t5), else the game's default
     results_dir: str
     progress: bool
     threads: Any
@@ -191,6 +198,7 @@ class GenerateSettings(Command):
     game: Optional[GameSettings] = None  # +game=NAME [game.params.*]: that game alone, instead of `games`
     games: Any  # a list, or one name
     modules: Any  # a list of true (with the game's modules) and/or false
+    memory: Optional[bool]  # the working memory; null: each game's default
     folds: Any
     num_games: NumVariations
     out_dir: str

@@ -195,7 +195,7 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = training_data(cfg, cfg.game.build(), cfg.modules, representation)
+        data = training_data(cfg, cfg.played(), cfg.modules, representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)

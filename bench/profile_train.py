@@ -34,7 +34,7 @@ def main() -> None:
         cfg = TrainSettings.from_overrides([f"+game={args.game}", f"model={args.model}", "progress=false", *overrides])
         set_threads(cfg.threads)
         rep = get_representation(cfg.entities)
-        data = training_data(cfg, cfg.game.build(), True, rep)
+        data = training_data(cfg, cfg.played(), True, rep)
         model, tokenizer = scratch_model(cfg, data, Path(tmp), rep)
         encoded = encode(data, tokenizer, cfg)
         trainer = Seq2SeqTrainer(

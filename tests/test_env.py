@@ -38,7 +38,9 @@ def test_registry_names_aliases_and_presets():
     assert get_game("twc-easy") is GAMES["twc"]
     assert "numItemsToPutAway=3" in get_game("twc-medium").params and "numLocations=1" in get_game("twc-medium").params
     assert "numItemsToPutAway=4" in get_game("twc-hard").params and "numLocations=2" in get_game("twc-hard").params
-    with pytest.raises(UserError, match="unknown game 'chess'; valid choices: arithmetic, mapreader"):
+    with pytest.raises(
+        UserError, match="unknown game 'chess'; valid choices: arithmetic, coin, coin-tales, cookingworld"
+    ):
         get_game("chess")
 
 

@@ -15,7 +15,13 @@ from bct.games import Game
 AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "llm": LLMAgent}
 
 
-def make_agent(agent: dict, game: Game | None = None, modules: bool | None = None, checkpoint: str | None = None):
+def make_agent(
+    agent: dict,
+    game: Game | None = None,
+    modules: bool | None = None,
+    checkpoint: str | None = None,
+    memory: bool | None = None,
+):
     """The agent `agent` (conf/agent/<name>.yaml: `_target_`, `name` and its own settings) describes,
     built by hydra.utils.instantiate, playing `game` with its modules unless `modules` is false. A
     setting the agent does not take (beams for the oracle, a checkpoint for the random agent) is a
@@ -37,6 +43,8 @@ def make_agent(agent: dict, game: Game | None = None, modules: bool | None = Non
         if "checkpoint" not in accepted:
             raise UserError(f"checkpoint does not apply to agent={name}; a checkpoint is played by agent=t5")
         given["checkpoint"] = checkpoint
+    if "memory" in accepted:  # a checkpoint's agent checks the memory it was trained with; others play `game`'s
+        given["memory"] = memory
     try:
         # the agent's own settings through Hydra; what it plays (a Game, not a config value) added after
         build = instantiate({"_target_": agent["_target_"], "_partial_": True, **knobs}, _convert_="all")

@@ -95,6 +95,7 @@ class T5Agent(Agent):
         checkpoint: str | None,
         game: Game | None = None,
         modules: bool | None = None,
+        memory: bool | None = None,
         decoding: str | None = None,
         num_beams: int = 16,
         beam_groups: int = 16,
@@ -116,11 +117,17 @@ class T5Agent(Agent):
                 f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
                 f"unset, or train a run with modules={str(modules).lower()})"
             )
+        trained_on = from_record(trained)
+        if memory is not None and memory != trained_on.memory:
+            raise UserError(
+                f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
+                f"{'with' if trained_on.memory else 'without'} the working memory and plays as it was trained "
+                f"(leave memory unset, or train a run with memory={str(memory).lower()})"
+            )
         representation = of_checkpoint(trained, checkpoint)
         decoding = decoding or run.get("eval_defaults", {}).get("decoding", "generate")
         generate = decoding == "generate"
-        trained_on = from_record(trained)
-        game = game or trained_on
+        game = game.with_memory(trained_on.memory) if game else trained_on
         config = {
             "decoding": decoding,
             "num_beams": num_beams,

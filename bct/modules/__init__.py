@@ -6,6 +6,7 @@ from bct.errors import unknown
 from bct.modules.base import Module
 from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
+from bct.modules.memory import Memory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
 from bct.modules.sortquantity import SortQuantity
@@ -16,6 +17,7 @@ MODULES: dict[str, type[Module]] = {
     "navigation-directions": NavigationDirections,
     "sortquantity": SortQuantity,
     "kb-twc": KnowledgeBaseTWC,
+    "memory": Memory,
 }
 
 

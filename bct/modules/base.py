@@ -25,6 +25,9 @@ class Module:
     def observe(self, observation: str, look: str, inventory: str) -> None:
         """Scrape what the agent sees; called after every environment step."""
 
+    def acted(self, action: str) -> None:
+        """The agent took `action` (a game action or another module's command); called before its answer."""
+
     def commands(self) -> list[str]:
         """Commands offered to the agent now."""
         return []

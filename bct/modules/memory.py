@@ -1,0 +1,145 @@
+"""memory: a symbolic working memory (after seed 004) that remembers what the agent has observed.
+
+Facts are kept twice: as a predicate with arguments (`sequence(2, smell apple)`, `ingredient(red apple)`,
+`direction(1, slice the red apple)`, `done(7, slice red apple)`) and as a sentence. They are written only
+from what the agent saw (observations, look, inventory) and the actions it took, never from hidden
+game state. The agent reads them with `recall` commands, answered by grounding: a form names a
+predicate with some arguments bound, the facts that match are found, and rules over them (the next
+step of Simon's sequence or of the recipe not yet done) are applied to those facts alone. Where no
+fact matches, the answer says that nothing is known.
+
+The memory holds at most MAX_FACTS facts; past that the oldest `done` facts are forgotten first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bct.modules.base import Module, quote
+
+MAX_FACTS = 500
+FORMS = ("recall next", "recall recipe", "recall facts")
+
+_SEQUENCE = re.compile(r"take these actions in order:\s*(.+?)\.?\s*$", re.I | re.S)
+_COOKBOOK = re.compile(r"Ingredients:\s*(.+?)\s*Directions:\s*(.+?)\s*$", re.I | re.S)
+_TAKEN = re.compile(r"^You take the (.+?)\.", re.I)
+# what a cooking action says when done: "You slice the red apple.", "You roast the red apple with the oven."
+_COOKED = re.compile(r"^You (slice|dice|chop|roast|grill|fry) the (.+?)(?: with the .+?)?\.", re.I)
+
+
+@dataclass(frozen=True)
+class Fact:
+    predicate: str
+    args: tuple[str, ...]
+    text: str  # the same fact in natural language
+
+
+class Memory(Module):
+    name = "memory"
+    verbs = ("recall",)
+    usage = "recall next | recall recipe | recall facts."
+
+    def reset(self) -> None:
+        self.facts: list[Fact] = []
+        self.actions = 0  # actions taken this episode: `done(N, action)` says which came when
+
+    # --- writing: only what the agent observed or did ---------------------------------------------
+    def add(self, predicate: str, args: tuple[str, ...], text: str) -> None:
+        fact = Fact(predicate, tuple(a.strip().lower() for a in args), text)
+        if fact in self.facts:
+            return
+        self.facts.append(fact)
+        while len(self.facts) > MAX_FACTS:  # bounded: forget the oldest record of an action first
+            oldest = next((f for f in self.facts if f.predicate == "done"), self.facts[0])
+            self.facts.remove(oldest)
+
+    def observe(self, observation: str, look: str, inventory: str) -> None:
+        m = _SEQUENCE.search(observation)
+        if m and "simon says" in observation.lower():
+            for i, action in enumerate(a.strip() for a in m.group(1).split(",")):
+                self.add("sequence", (str(i + 1), action), f"Simon's action {i + 1} is: {action}.")
+        m = _COOKBOOK.search(observation)
+        if m:
+            for item in (line.strip() for line in m.group(1).splitlines() if line.strip()):
+                self.add("ingredient", (item,), f"The recipe needs the {item}.")
+            for i, step in enumerate(line.strip() for line in m.group(2).splitlines() if line.strip()):
+                self.add("direction", (str(i + 1), step), f"Recipe step {i + 1}: {step}.")
+        m = _TAKEN.match(observation.strip())
+        if m:
+            self.add("taken", (m.group(1),), f"You took the {m.group(1)}.")
+        m = _COOKED.match(observation.strip())
+        if m:
+            verb, item = m.group(1).lower(), m.group(2)
+            self.add("cooked", (verb, item), f"You did: {verb} the {item}.")
+
+    def acted(self, action: str) -> None:
+        if not self.owns(action):
+            self.actions += 1
+            self.add("done", (str(self.actions), action), f"Action {self.actions}: {action}.")
+
+    # --- reading: grounding a form against the facts ------------------------------------------------
+    def ground(self, predicate: str, *args: str | None) -> list[Fact]:
+        """The facts of `predicate` whose arguments equal the bound ones (None: any value)."""
+        return [
+            f
+            for f in self.facts
+            if f.predicate == predicate
+            and len(f.args) >= len(args)
+            and all(a is None or f.args[i] == a.lower() for i, a in enumerate(args))
+        ]
+
+    def commands(self) -> list[str]:
+        offered = ["recall next"]
+        if self.ground("direction"):
+            offered.append("recall recipe")
+        return offered
+
+    def run(self, action: str) -> str:
+        form = " ".join(action.lower().split())
+        if form == "recall next":
+            return self.next_step()
+        if form == "recall recipe":
+            return self.recipe()
+        if form == "recall facts":
+            recent = self.facts[-12:]
+            return " ".join(f.text for f in recent) if recent else "I remember nothing yet."
+        return f"I don't know '{quote(action)}'. Recall forms: {', '.join(FORMS)}."
+
+    def recipe(self) -> str:
+        items, steps = self.ground("ingredient"), self.ground("direction")
+        if not steps:
+            return "I remember no recipe; read the cookbook first."
+        return (
+            f"Ingredients: {', '.join(f.args[0] for f in items)}. "
+            f"Directions: {'; '.join(f.args[1] for f in sorted(steps, key=lambda f: int(f.args[0])))}."
+        )
+
+    def next_step(self) -> str:
+        """The rules: Simon's first action not yet done in order; else the recipe's first ingredient not
+        taken, then its first direction not done; else nothing is known."""
+        sequence = sorted(self.ground("sequence"), key=lambda f: int(f.args[0]))
+        if sequence:
+            done = [f.args[1] for f in sorted(self.ground("done"), key=lambda f: int(f.args[0]))]
+            k = 0
+            for action in done:  # the actions taken, in order, that followed the sequence
+                if k < len(sequence) and action == sequence[k].args[1]:
+                    k += 1
+            if k == len(sequence):
+                return "You have done all of Simon's actions."
+            return f"Simon's next action ({k + 1} of {len(sequence)}) is: {sequence[k].args[1]}."
+        steps = sorted(self.ground("direction"), key=lambda f: int(f.args[0]))
+        if steps:
+            for item in self.ground("ingredient"):
+                if not self.ground("taken", item.args[0]):
+                    return f"Next: take the {item.args[0]} (an ingredient not yet taken)."
+            for step in steps:
+                words = step.args[1].split()
+                if words[0] == "prepare":
+                    if not self.ground("done", None, "prepare meal"):
+                        return "Next: prepare meal."
+                    return "Next: eat meal."
+                if not self.ground("cooked", words[0], " ".join(words[2:] if words[1] == "the" else words[1:])):
+                    return f"Next: {step.args[1]} (recipe step {step.args[0]})."
+            return "Next: eat meal."
+        return "I remember no sequence and no recipe yet; nothing to recall."
