@@ -83,8 +83,8 @@ def summarize(
         key=lambda e: e["seed"],
     )
     return {
-        **{k: settings.get(k) for k in ("game", "modules", "fold", "agent", "checkpoint")},
-        **({"game_params": settings["game_params"]} if "game_params" in settings else {}),
+        **{k: settings.get(k) for k in ("game", "modules", "memory", "fold", "agent", "checkpoint")},
+        **{k: settings[k] for k in ("game_preset", "game_params") if k in settings},
         "step_limit": settings["step_limit"],
         "num_variations": n,
         "complete": n == num_variations,

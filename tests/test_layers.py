@@ -14,7 +14,7 @@ LAYERS = [
     ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "settings", "show"],
     ["model", "decoding"],  # model
     ["training", "agents", "rollout", "evaluate"],  # training and evaluation
-    ["job", "train", "tune", "report", "compare", "generalize"],  # jobs, tuning and reports
+    ["job", "train", "tune", "report", "compare", "generalize", "twx_table"],  # jobs, tuning and reports
 ]
 
 

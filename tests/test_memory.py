@@ -1,6 +1,8 @@
 """The working memory: written only from what was observed or done, read by grounding `recall` forms;
 the games that need it, and their gold paths with memory calls."""
 
+import json
+
 import pytest
 
 from bct.env import ModularEnv
@@ -141,3 +143,38 @@ def test_cookingworld_at_twx_defaults_scores_one_where_twx_can_play_its_own_gold
     ok = [t for t in trajs if t.ok]
     assert len(ok) >= 6 and all("is not a valid action" in t.error for t in trajs if not t.ok)
     assert all("recall next" in t.actions for t in ok)
+
+
+def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
+    """The eight-game table: a T5 row per modules/memory setting, a game with the memory switched from
+    its default in its preset's column, a variant with changed parameters left out, published rows marked."""
+    from bct.twx_table import main
+
+    def write(name, **r):
+        base = {"fold": "test", "agent": "t5", "avg_steps": 9.0, "avg_env_steps": 5.0, "modules": True, "memory": True}
+        (tmp_path / name / "test").mkdir(parents=True)
+        (tmp_path / name / "test" / "results.json").write_text(json.dumps({**base, **r}))
+
+    write("a", game="simonsays-memory", avg_score=0.97)
+    write(
+        "b",
+        game="simonsays-memory-nomemory",
+        game_preset="simonsays-memory",
+        game_params={},
+        memory=False,
+        avg_score=0.21,
+    )
+    write("c", game="twc", modules=False, memory=False, avg_score=0.55)
+    write("d", game="coin-maxDistance8", game_preset="coin", game_params={"maxDistance": 8}, avg_score=0.33)
+    write("e", game="coin", agent="random", avg_score=0.12)
+    main([str(tmp_path)])
+    text = (tmp_path / "twx-table.md").read_text()
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in text.splitlines() if line.startswith("| ")}
+    head = rows["agent"]
+    cell = lambda row, game: rows[row][head.index(game)].strip(" |")  # noqa: E731
+    assert cell("T5 offline + modules + memory", "simonsays-memory") == "0.97 (5.0)"
+    assert cell("T5 offline + modules", "simonsays-memory") == "0.21 (5.0)"
+    assert cell("T5 offline, no modules", "twc") == "0.55 (5.0)"
+    assert cell("random", "coin") == "0.12 (5.0)"
+    assert "0.33" not in text
+    assert cell("TALES o3-medium (published)", "simonsays-memory-tales") == "0.51"
