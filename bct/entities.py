@@ -16,7 +16,12 @@ The rule, decided per case:
 - A leading quantity stays outside the phrase: `take 25g of oak` -> `take <n1>g of <e1>`;
   `take 6 pineapples` -> `take <n2> <e2>`. Numbers are separate placeholders, one per distinct
   value; a unit written onto a number (`25g`, `12ml`) stays as written after it.
-- Names that contain other names (`oven` / `oven glove`): the longest match wins at each position.
+- A whole valid action that the latest observation quotes (Simon's "take these actions in order: wave
+  hello, ...", the memory's "next: slice the red apple") is one entity, so that an action whose verb
+  training never showed (test folds have gestures of their own) is still chosen by its placeholder.
+  Moves, sorts and arithmetic stay as they are (their arguments are not entities).
+- Names that contain other names (`oven` / `oven glove`, `slice red apple` / `red apple`): the
+  longest match wins at each position.
 - Common words that are also objects (`box`, `map`, `coin`): every whole-word mention is the
   entity, in the task too; a name is never matched inside a longer word (`box` in `boxes`).
 - Matching ignores case. Numbering is by first occurrence in the latest observation (OBS), then in
@@ -99,6 +104,14 @@ class EntityMap:
         if pact:
             names |= {n.lower().strip() for n in action_entities(pact.group(1))}
         names |= {n.lower().strip() for n in text.names(source)}
+        obs = _OBS.search(source)
+        if obs:  # whole actions quoted by the latest observation
+            seen = obs.group(1).lower()
+            names |= {
+                a.lower().strip()
+                for a in valid_actions
+                if action_entities(a) and re.search(rf"(?<![\w-]){re.escape(a.lower().strip())}(?![\w-])", seen)
+            }
         names = sorted((n for n in names if n and not re.fullmatch(NUMBER, n)), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself
@@ -106,7 +119,6 @@ class EntityMap:
         self._pattern = re.compile("|".join(alternatives), re.I)
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}
-        obs = _OBS.search(source)
         if obs:  # the latest observation is numbered first
             self.rewrite(obs.group(1))
         self.source = self.rewrite(source)

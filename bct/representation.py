@@ -61,11 +61,12 @@ class Text(Representation):
 class Placeholders(Representation):
     """Names and numbers as `<e1>`, `<n1>`, ... (bct.entities). Rules: 1 numbered from the task on;
     2 the latest observation first; 3 as 2, with the first room of a map read as the room alone (rule 2
-    took "map reads: The X" for one name)."""
+    took "map reads: The X" for one name); 4 as 3, with a whole action that the latest observation quotes
+    as one entity."""
 
     name = "placeholders"
     tokens = tuple(PLACEHOLDERS)
-    rule = 3
+    rule = 4
     mapping = EntityMap
 
 

@@ -62,6 +62,20 @@ def test_names_within_names_common_words_units_and_first_occurrence():
     assert m.restore("take <e9>") is None and m.concrete("take <e1> from <e2>") == "take oven glove from box"
 
 
+def test_a_whole_action_the_observation_quotes_is_one_entity():
+    """Simon's gestures differ between folds (`wave hello` only in test): the quoted action is chosen by
+    its placeholder, so an unseen verb never has to be spelled; moves stay moves."""
+    source = (
+        "Your task is to do exactly what Simon says. </s> OBS Simon says, take these actions in order: "
+        "wave hello, touch your ears, move north. </s> INV </s> LOOK </s> PACT </s> POBS </s>"
+    )
+    actions = ["touch your ears", "wave hello", "move north", "smell onion", "recall next"]
+    m = EntityMap(source, actions)
+    assert "take these actions in order: <e1>, <e2>, move north." in m.source
+    assert m.actions[:3] == ["<e2>", "<e1>", "move north"]
+    assert m.restore("<e1>") == "wave hello" and m.actions[3].startswith("smell <e")
+
+
 def test_more_entities_than_placeholders_keep_the_surplus_as_text():
     names = [f"thing{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_ENTITIES + 3)]
     m = EntityMap("You see " + ", ".join(names) + ".", [f"take {n}" for n in names])
