@@ -80,18 +80,40 @@ def twc_plan(gold: list[str]) -> list[str]:
     return out
 
 
+_NEXT = re.compile(r"^Next: (.+?) \(")
+
+
+def explore(action: str, env: ModularEnv):
+    """Coin with the memory: TWX's gold path walks to the coin by the map it knows; this one takes the
+    memory's next step (the nearest closed door or unvisited room it remembers) until the coin is in
+    reach, so that every move follows from what was observed."""
+    while action not in env.last.valid_actions:
+        step = yield "recall next"
+        m = _NEXT.match(step.observation)
+        if not m:
+            raise ValueError(f"the memory gave no next step: {step.observation!r}")
+        yield m.group(1)
+    yield action
+
+
 def memory_plan(game, gold: list[str]) -> list[str]:
     """Recall where a Markov agent would need an observation it no longer sees:
     - Simon Says shown once (memorization=1): `recall next` before each of Simon's actions;
     - CookingWorld: once the cookbook is read, `recall next` before each action (the recipe's next
-      ingredient or direction is then in the prompt when the agent decides)."""
+      ingredient or direction is then in the prompt when the agent decides);
+    - Coin: only the final `take coin`; `explore` finds the way by the memory."""
     if game.family == "simonsays" and game.param_values.get("memorization") == 1:
         return [a for action in gold for a in ("recall next", action)]
     if game.family == "cookingworld" and "read cookbook" in gold:
         i = gold.index("read cookbook") + 1
         return gold[:i] + [a for action in gold[i:] for a in ("recall next", action)]
+    if game.family == "coin":
+        return gold[-1:]
     return gold
 
+
+# Rules for games played with the memory, in place of the game's rule, with or without other modules.
+MEMORY_RULES: dict[str, Rule] = {"coin": explore}
 
 RULES: dict[str, Rule] = {
     "arithmetic": arithmetic,
@@ -139,6 +161,7 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
         gold = PLANS[env.game.family](gold)
     if env.game.memory:
         gold = memory_plan(env.game, gold)
+        rule = MEMORY_RULES.get(env.game.family, rule)
     try:
         for gold_action in gold:
             actions = rule(gold_action, env)

@@ -1,11 +1,13 @@
 """memory: a symbolic working memory (after seed 004) that remembers what the agent has observed.
 
 Facts are kept twice: as a predicate with arguments (`sequence(2, smell apple)`, `ingredient(red apple)`,
-`direction(1, slice the red apple)`, `done(7, slice red apple)`) and as a sentence. They are written only
+`direction(1, slice the red apple)`, `done(7, slice red apple)`, `visited(kitchen)`,
+`exit(kitchen, south, backyard)`, `door(kitchen, west)`, `seen(coin, pantry)`) and as a sentence. They are written only
 from what the agent saw (observations, look, inventory) and the actions it took, never from hidden
 game state. The agent reads them with `recall` commands, answered by grounding: a form names a
 predicate with some arguments bound, the facts that match are found, and rules over them (the next
-step of Simon's sequence or of the recipe not yet done) are applied to those facts alone. Where no
+step of Simon's sequence or of the recipe not yet done, the nearest closed door or unvisited room of
+the remembered map and the way there) are applied to those facts alone. Where no
 fact matches, the answer says that nothing is known.
 
 The memory holds at most MAX_FACTS facts; past that the oldest `done` facts are forgotten first.
@@ -14,8 +16,10 @@ The memory holds at most MAX_FACTS facts; past that the oldest `done` facts are 
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
+from bct import text
 from bct.modules.base import Module, quote
 
 MAX_FACTS = 500
@@ -25,6 +29,7 @@ _SEQUENCE = re.compile(r"take these actions in order:\s*(.+?)\.?\s*$", re.I | re
 _COOKBOOK = re.compile(r"Ingredients:\s*(.+?)\s*Directions:\s*(.+?)\s*$", re.I | re.S)
 _TAKEN = re.compile(r"^You take the (.+?)\.", re.I)
 # what a cooking action says when done: "You slice the red apple.", "You roast the red apple with the oven."
+_CLOSED_DOOR = re.compile(r"to the (north|south|east|west) you see a closed ([a-z -]+?door)\.", re.I)
 _COOKED = re.compile(r"^You (slice|dice|chop|roast|grill|fry) the (.+?)(?: with the .+?)?\.", re.I)
 
 
@@ -43,6 +48,7 @@ class Memory(Module):
     def reset(self) -> None:
         self.facts: list[Fact] = []
         self.actions = 0  # actions taken this episode: `done(N, action)` says which came when
+        self.here: str | None = None  # the room the latest look describes
 
     # --- writing: only what the agent observed or did ---------------------------------------------
     def add(self, predicate: str, args: tuple[str, ...], text: str) -> None:
@@ -55,6 +61,7 @@ class Memory(Module):
             self.facts.remove(oldest)
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
+        self.map(look if "You are in the" in look else observation)
         m = _SEQUENCE.search(observation)
         if m and "simon says" in observation.lower():
             for i, action in enumerate(a.strip() for a in m.group(1).split(",")):
@@ -72,6 +79,22 @@ class Memory(Module):
         if m:
             verb, item = m.group(1).lower(), m.group(2)
             self.add("cooked", (verb, item), f"You did: {verb} the {item}.")
+
+    def map(self, room_text: str) -> None:
+        """Rooms, exits and closed doors, and the things seen where, from a room's description."""
+        facts = text.facts(room_text)
+        here = next((f[1] for f in facts if f[0] == "here"), None)
+        if here is None:
+            return
+        self.here = here.lower()
+        self.add("visited", (here,), f"You have been in the {here}.")
+        for f in facts:
+            if f[0] == "exit":
+                self.add("exit", (here, f[1], f[2]), f"To the {f[1]} of the {here} is the {f[2]}.")
+            elif f[0] == "see" and not f[1].endswith("door"):
+                self.add("seen", (f[1], here), f"You saw the {f[1]} in the {here}.")
+        for direction, door in _CLOSED_DOOR.findall(room_text):
+            self.add("door", (here, direction.lower()), f"A {door} leads {direction.lower()} from the {here}.")
 
     def acted(self, action: str) -> None:
         if not self.owns(action):
@@ -142,4 +165,40 @@ class Memory(Module):
                 if not self.ground("cooked", words[0], " ".join(words[2:] if words[1] == "the" else words[1:])):
                     return f"Next: {step.args[1]} (recipe step {step.args[0]})."
             return "Next: eat meal."
-        return "I remember no sequence and no recipe yet; nothing to recall."
+        return self.explore()
+
+    def explore(self) -> str:
+        """The rule for a map: the nearest remembered room (by remembered open exits, this one first)
+        that has a closed door not yet opened or an exit to a room not yet visited, and the first
+        action on the way there."""
+        if self.here is None:
+            return "I remember no sequence, no recipe and no room yet; nothing to recall."
+        exits: dict[str, dict[str, str]] = {}
+        for f in self.ground("exit"):
+            exits.setdefault(f.args[0], {})[f.args[1]] = f.args[2]
+        visited = {f.args[0] for f in self.ground("visited")}
+
+        def todo(room: str) -> str | None:
+            for f in self.ground("door", room):
+                if f.args[1] not in exits.get(room, {}):
+                    return f"open door to {f.args[1]}"
+            for direction in text.DIRECTIONS:
+                if exits.get(room, {}).get(direction, room) not in visited:
+                    return f"move {direction}"
+            return None
+
+        first = {self.here: None}  # room -> the first move from here on the shortest remembered route
+        queue = deque([self.here])
+        while queue:
+            room = queue.popleft()
+            action = todo(room)
+            if action:
+                if room == self.here:
+                    return f"Next: {action} (the nearest way not yet explored)."
+                return f"Next: {first[room]} (on the way to the {room}, not yet fully explored)."
+            for direction in text.DIRECTIONS:
+                nb = exits.get(room, {}).get(direction)
+                if nb and nb not in first:
+                    first[nb] = first[room] or f"move {direction}"
+                    queue.append(nb)
+        return "Every room I remember is explored: no closed door and no unvisited room is left."
