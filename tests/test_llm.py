@@ -1,6 +1,7 @@
 """The LLM agent through the real `openai` client against a loopback chat-completions server."""
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -352,3 +353,24 @@ def test_a_key_in_a_url_is_never_saved_or_shown():
         redact_url("https://me:sk-1@api.example.com:8443/v1?api-key=sk-2&v=3")
         == "https://api.example.com:8443/v1?api-key=%2A%2A%2A&v=3"
     )
+
+
+def test_with_memory_the_prompt_shows_the_remembered_facts_and_offers_recall(tmp_path):
+    """Simon Says shown once: from the second step on only the memory still has the sequence, and the
+    prompt carries it as facts; an agent that follows them (here, a scripted server) scores 1.0."""
+
+    def follow_memory(messages):
+        last = messages[-1]["content"]
+        facts = re.findall(r"- Simon's action (\d+) is: (.+?)\.\n", last)
+        done = len(re.findall(r"- Action \d+: ", last))
+        return dict(facts)[str(done + 1)] if facts else "look"
+
+    server = ChatServer(follow_memory)
+    game = get_game("simonsays-memory")
+    llm = LLMAgent(game, client=OpenAIBackend("scripted", server.url, "BCT_TEST_KEY"), cache_dir=tmp_path / "c")
+    [result] = rollout(llm, game, "test", [20000], True, batch_size=1, step_limit=20)
+    assert result.score == 1.0, result
+    second = server.requests[1]["body"]["messages"]
+    assert "'recall next'" in second[0]["content"] and "recall next" in second[-1]["content"]
+    assert "What you remember:\n- Simon's action 1 is:" in second[-1]["content"]
+    assert "Simon says" not in second[-1]["content"].split("What you remember")[0]

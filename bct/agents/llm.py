@@ -21,6 +21,7 @@ from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest
 from bct.errors import UserError, unknown
 from bct.files import write_atomic
 from bct.games import Game, modules_label
+from bct.modules.memory import Memory
 
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
     logging.getLogger(_name).setLevel(logging.WARNING)
@@ -218,27 +219,39 @@ class LLMAgent(Agent):
         return self._examples[key]
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        self._episodes[seed] = {"game": game, "modules": modules, "turns": [], "system": None, "last_score": 0.0}
+        self._episodes[seed] = {
+            **{"game": game, "modules": modules, "turns": [], "system": None, "last_score": 0.0},
+            # the agent's own working memory, written from what it observes and does, as the env's is
+            "memory": Memory() if game.memory else None,
+        }
 
     def _messages(self, ob: Observation) -> list[dict]:
         ep = self._episodes[ob.seed]
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
             ep["system"] = P.system_prompt(
-                ob.game.family, ob.step.task, self.constraints, self.think, example, ob.modules, self.guidance
+                ob.game.family,
+                ob.step.task,
+                self.constraints,
+                self.think,
+                example,
+                ob.modules,
+                self.guidance,
+                ob.game.memory,
             )
         observation = ob.step.observation
         if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
             observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)
         ep["last_score"] = ob.step.score
-        ep["turns"].append(
-            {
-                "role": "user",
-                "content": P.step_prompt(
-                    observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think
-                ),
-            }
-        )
+        prompt = P.step_prompt(observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think)
+        memory = ep["memory"]
+        if memory is not None:  # seed 004: the facts remembered so far, in natural language, before the step
+            if ob.actions:
+                memory.acted(ob.actions[-1])
+            if not ob.step.from_module:
+                memory.observe(ob.step.observation, ob.step.look, ob.step.inventory)
+            prompt = P.memory_prompt(memory.facts) + prompt
+        ep["turns"].append({"role": "user", "content": prompt})
         turns = ep["turns"][-(2 * self.history_turns - 1) :]
         return [{"role": "system", "content": ep["system"]}, *turns]
 

@@ -11,6 +11,12 @@ ROLE_MODULES = (
     "observation); use it where it helps, and take no needless actions."
 )
 
+MEMORY = (
+    "You have a working memory: the facts you have observed are listed under 'What you remember' before "
+    "each observation, and the action 'recall next' asks it for the next step those facts decide (Simon's "
+    "next action, the recipe's next step, the nearest door or room not yet explored)."
+)
+
 ANSWER = (
     "Choose one action from the valid action set to go on with the task. Write only that action, as it is "
     "listed: no other text, and you may not refuse to act."
@@ -94,8 +100,9 @@ def system_prompt(
     example: str | None,
     modules: bool = True,
     guidance: bool = False,
+    memory: bool = False,
 ) -> str:
-    parts = [ROLE.format(task=task.strip())] + ([ROLE_MODULES] if modules else [])
+    parts = [ROLE.format(task=task.strip())] + ([ROLE_MODULES] if modules else []) + ([MEMORY] if memory else [])
     told = rules(family, modules, guidance) if constraints else []
     if told:
         parts.append(
@@ -115,6 +122,17 @@ def step_prompt(observation: str, inventory: str, score: float, actions: list[st
         actions=", ".join(actions),
         instruction=THINK if think else ANSWER,
     )
+
+
+MEMORY_DONE_SHOWN = 10  # the latest actions among the remembered facts; every other fact is shown
+
+
+def memory_prompt(facts) -> str:
+    """The working memory's facts in natural language (seed 004 puts them into the prompt): everything
+    observed that the memory keeps, and the latest actions taken."""
+    done = [f for f in facts if f.predicate == "done"][-MEMORY_DONE_SHOWN:]
+    shown = [f.text for f in facts if f.predicate != "done"] + [f.text for f in done]
+    return "What you remember:\n" + ("\n".join(f"- {t}" for t in shown) if shown else "- nothing yet") + "\n\n"
 
 
 def walkthrough(steps) -> str:
