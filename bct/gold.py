@@ -83,10 +83,14 @@ def twc_plan(gold: list[str]) -> list[str]:
 _NEXT = re.compile(r"^Next: (.+?) \(")
 
 
-def explore(action: str, env: ModularEnv):
-    """Coin with the memory: TWX's gold path walks to the coin by the map it knows; this one takes the
-    memory's next step (the nearest closed door or unvisited room it remembers) until the coin is in
-    reach, so that every move follows from what was observed."""
+def follow_memory(action: str, env: ModularEnv):
+    """Games played with the memory's plans: TWX's gold path walks by the map and the containers' contents
+    that it knows; this one reaches the path's last action (`take coin`, `eat meal`) by the memory's next
+    step (the recipe's next step, the nearest closed door, container or unvisited room it remembers), so
+    that every move follows from what was observed. Actions before the last are TWX's."""
+    if action != MEMORY_GOALS[env.game.family]:
+        yield action
+        return
     while action not in env.last.valid_actions:
         step = yield "recall next"
         m = _NEXT.match(step.observation)
@@ -99,21 +103,22 @@ def explore(action: str, env: ModularEnv):
 def memory_plan(game, gold: list[str]) -> list[str]:
     """Recall where a Markov agent would need an observation it no longer sees:
     - Simon Says shown once (memorization=1): `recall next` before each of Simon's actions;
-    - CookingWorld: once the cookbook is read, `recall next` before each action (the recipe's next
-      ingredient or direction is then in the prompt when the agent decides);
-    - Coin: only the final `take coin`; `explore` finds the way by the memory."""
+    - CookingWorld: TWX's path until the cookbook is read, then its last action (`eat meal`), reached
+      by `follow_memory`;
+    - Coin: only the last action (`take coin`), reached by `follow_memory`."""
     if game.family == "simonsays" and game.param_values.get("memorization") == 1:
         return [a for action in gold for a in ("recall next", action)]
     if game.family == "cookingworld" and "read cookbook" in gold:
-        i = gold.index("read cookbook") + 1
-        return gold[:i] + [a for action in gold[i:] for a in ("recall next", action)]
+        return gold[: gold.index("read cookbook") + 1] + [MEMORY_GOALS["cookingworld"]]
     if game.family == "coin":
-        return gold[-1:]
+        return [MEMORY_GOALS["coin"]]
     return gold
 
 
-# Rules for games played with the memory, in place of the game's rule, with or without other modules.
-MEMORY_RULES: dict[str, Rule] = {"coin": explore}
+# Games played by the memory's plans, with or without other modules: the gold path's last action, which
+# `follow_memory` reaches by the memory's next steps.
+MEMORY_GOALS = {"coin": "take coin", "cookingworld": "eat meal"}
+MEMORY_RULES: dict[str, Rule] = {family: follow_memory for family in MEMORY_GOALS}
 
 RULES: dict[str, Rule] = {
     "arithmetic": arithmetic,
