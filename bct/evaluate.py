@@ -30,7 +30,7 @@ def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
         **agent.game.record(),
         "modules": agent.modules,
         "fold": cfg.fold,
-        "step_limit": cfg.step_limit,
+        "step_limit": cfg.step_limit or agent.game.step_limit,
         "repeat_limit": cfg.repeat_limit,
         **agent.settings(),
     }
@@ -185,7 +185,16 @@ def _evaluate_into(
 
     try:
         rollout(
-            agent, game, cfg.fold, todo, modules, cfg.batch_size, cfg.step_limit, cfg.repeat_limit, finished, envs=envs
+            agent,
+            game,
+            cfg.fold,
+            todo,
+            modules,
+            cfg.batch_size,
+            settings["step_limit"],
+            cfg.repeat_limit,
+            finished,
+            envs=envs,
         )
     finally:
         bar.close()

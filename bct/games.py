@@ -58,6 +58,9 @@ class Game:
     overrides: tuple[tuple[str, int], ...] = ()  # what a variant sets on top of its preset
     memory: bool = False  # played with the working memory (bct/modules/memory.py) beside its module
     memory_default: bool = False  # the preset's own setting: on for the games that need to remember
+    step_limit: int = (
+        50  # an evaluation's default actions per episode (module calls included): room for the longest gold path
+    )
 
     @property
     def param_values(self) -> dict[str, int]:
@@ -126,17 +129,25 @@ GAMES: dict[str, Game] = {
         Game("twc-hard", "twc", _TWC_PARAMS.format(rooms=2, items=4), "kb-twc", "twc"),
         # TWX's other four games, at its defaults, played with the working memory
         *(
-            Game(name, twx, params, "", family, memory=True, memory_default=True)
-            for name, twx, params, family in [
-                ("simonsays", "simonsays", "", "simonsays"),
-                ("simonsays-memory", "simonsays", "memorization=1", "simonsays"),  # the sequence is shown once
-                ("peckingorder", "peckingorder", "", "peckingorder"),
-                ("coin", "coin", "", "coin"),
-                ("cookingworld", "cookingworld", "", "cookingworld"),
+            Game(name, twx, params, "", family, memory=True, memory_default=True, step_limit=limit)
+            # step limits: gold paths with memory calls are at most 10 (Simon Says), 55 (coin), 114
+            # (CookingWorld), 28 (its TALES setting) and 200 (Simon Says of length 100) actions long
+            for name, twx, params, family, limit in [
+                ("simonsays", "simonsays", "", "simonsays", 50),
+                ("simonsays-memory", "simonsays", "memorization=1", "simonsays", 50),  # the sequence is shown once
+                ("peckingorder", "peckingorder", "", "peckingorder", 50),
+                ("coin", "coin", "", "coin", 120),
+                ("cookingworld", "cookingworld", "", "cookingworld", 250),
                 # the settings TALES (2025) published zero-shot LLM figures on
-                ("cookingworld-tales", "cookingworld", _TALES_COOKING, "cookingworld"),
-                ("coin-tales", "coin", "numLocations=1,numDistractorItems=5", "coin"),
-                ("simonsays-memory-tales", "simonsays", "gameLength=100,numDistractors=4,memorization=1", "simonsays"),
+                ("cookingworld-tales", "cookingworld", _TALES_COOKING, "cookingworld", 80),
+                ("coin-tales", "coin", "numLocations=1,numDistractorItems=5", "coin", 50),
+                (
+                    "simonsays-memory-tales",
+                    "simonsays",
+                    "gameLength=100,numDistractors=4,memorization=1",
+                    "simonsays",
+                    250,
+                ),
             ]
         ),
     ]

@@ -93,7 +93,7 @@ class PlaySettings(Strict):
     """How an evaluation plays (conf/eval/default.yaml): bct.evaluate's settings, and bct.train's `eval.*`."""
 
     num_variations: NumVariations
-    step_limit: AtLeast1
+    step_limit: Optional[AtLeast1]  # None: the game's own (Game.step_limit)
     repeat_limit: Annotated[int, Field(ge=2)]
     batch_size: AtLeast1
 

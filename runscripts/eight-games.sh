@@ -5,7 +5,8 @@
 #   - TWX's other four at TWX's defaults (simonsays simonsays-memory peckingorder coin cookingworld) and
 #     the settings TALES published on (cookingworld-tales simonsays-memory-tales coin-tales): with the
 #     working memory, and without it;
-# each evaluated on 100 test variations, beside the random and oracle agents. Writes
+# each evaluated on 100 test variations (each game's own step limit: bct/games.py), beside the random
+# and oracle agents. Writes
 # $RESULTS/twx-table.md; finished runs and evaluations are kept, so a second call only fills gaps.
 #   GAMES (default: all of the above), VARIATIONS (100), RESULTS (results/twx), JOBS (runs at a time;
 #   default: the number of cores, each run on one thread), plus extra Hydra overrides for bct.train.
@@ -22,13 +23,6 @@ export RESULTS VARIATIONS THREADS EXTRA="$*"
 py=.venv/bin/python
 start=$(date +%s)
 
-step_limit() {  # actions per episode, module and memory calls included: the longest gold paths fit
-  case $1 in
-    coin) echo 120 ;; cookingworld) echo 250 ;; simonsays-memory-tales) echo 250 ;; cookingworld-tales) echo 80 ;; *) echo 50 ;;
-  esac
-}
-export -f step_limit
-
 one() {  # one game and setting: train, then evaluate on test; a log per run under $RESULTS/logs
   local game=$1 setting=$2 log
   local modules memory
@@ -41,8 +35,7 @@ one() {  # one game and setting: train, then evaluate on test; a log per run und
   .venv/bin/python -m bct.train "+game=$game" model=t5-cpu-scratch "modules=$modules" "memory=$memory" \
     "threads=$THREADS" "run_name=twx-$game-$setting" progress=false $EXTRA >"$log" 2>&1
   .venv/bin/python -m bct.evaluate "checkpoint=checkpoints/twx-$game-$setting" fold=test \
-    "num_variations=$VARIATIONS" "step_limit=$(step_limit "$game")" "results_dir=$RESULTS" "threads=$THREADS" \
-    progress=false >>"$log" 2>&1
+    "num_variations=$VARIATIONS" "results_dir=$RESULTS" "threads=$THREADS" progress=false >>"$log" 2>&1
   echo "[$(date +%T)] $game $setting: $(tail -n 1 "$log")"
 }
 export -f one
@@ -55,7 +48,7 @@ done | xargs -P "$JOBS" -L 1 bash -c 'one "$@"' _
 for game in $GAMES; do
   for agent in random oracle; do
     $py -m bct.evaluate "agent=$agent" "+game=$game" fold=test "num_variations=$VARIATIONS" \
-      "step_limit=$(step_limit "$game")" "results_dir=$RESULTS" progress=false | tail -n 1
+      "results_dir=$RESULTS" progress=false | tail -n 1
   done
 done
 $py -m bct.twx_table "$RESULTS"
