@@ -147,6 +147,9 @@ def test_memory_is_named_and_recorded_as_a_setting_of_the_game():
     assert (on.name, off.name) == ("twc-memory", "coin-nomemory")
     assert from_record(on.record()) == on and from_record(off.record()) == off
     assert on.with_memory(False) == get_game("twc")
+    # each game's step limit (evaluations' default) carries over to its variants
+    assert get_game("coin").with_params({"numLocations": 5}).with_memory(False).step_limit == 120
+    assert get_game("twc").step_limit == 50 and get_game("simonsays-memory-tales").step_limit == 250
 
 
 @pytest.mark.slow
@@ -169,6 +172,7 @@ def test_gold_paths_of_the_new_games_score_one(game, memory):
     with ModularEnv.of(g, True) as env:
         trajs = [play_gold(env, seed, "test", True) for seed in range(20000, 20005)]
     assert all(t.ok for t in trajs), [t.error for t in trajs]
+    assert all(len(t.actions) <= g.step_limit for t in trajs)  # the game's own step limit leaves room
     recalls = sum(a == "recall next" for t in trajs for a in t.actions)
     needs = memory and game.startswith(("simonsays-memory", "cookingworld", "coin"))
     needs = needs and game != "coin-tales"  # one room: the coin is in reach from the start
@@ -190,6 +194,7 @@ def test_at_twx_defaults_the_memory_plans_every_move_and_scores_one(game):
     with ModularEnv.of(get_game(game), True) as env:
         trajs = [play_gold(env, seed, "test", True) for seed in range(20000, 20010)]
     assert all(t.ok for t in trajs), [t.error for t in trajs]
+    assert all(len(t.actions) <= get_game(game).step_limit for t in trajs)
     for t in trajs:
         actions = t.actions[t.actions.index("read cookbook") + 1 :] if game == "cookingworld" else t.actions
         asked = [s for s in t.steps[1:] if s.action == "recall next"]
