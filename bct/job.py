@@ -9,6 +9,7 @@ stop the others.
 from __future__ import annotations
 
 import logging
+import os
 import time
 import traceback
 from pathlib import Path
@@ -90,6 +91,38 @@ def select_on_dev(cfg: TrainSettings, run_dir: Path) -> dict:
     return selection
 
 
+class _SacctNotice(logging.Filter):
+    """Where SLURM keeps no accounting (a small or test cluster), every status poll of submitit warns that
+    sacct failed; one line says so instead, once."""
+
+    said = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "Bypassing sacct error" not in record.getMessage():
+            return True
+        if not _SacctNotice.said:
+            _SacctNotice.said = True
+            log.info(
+                "SLURM keeps no accounting here (sacct fails): submitit follows the jobs with squeue instead "
+                "(sacct's own 'accounting storage is disabled' lines are harmless)"
+            )
+        return False
+
+
+def quiet_sweep_noise() -> None:
+    logging.getLogger("submitit").addFilter(_SacctNotice())
+
+
+def timed_out(e: BaseException | None) -> bool:
+    """Whether an exception is (or was raised while handling) submitit's notice that SLURM's time limit
+    came: its signal handler raises it inside whatever the job was doing."""
+    while e is not None:
+        if type(e).__name__ == "UncompletedJobError":
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
 
@@ -103,7 +136,10 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
         "model": cfg.model.name,
         "epochs": cfg.epochs,
         "evaluate_after": after,
+        **({"slurm_job_id": os.environ["SLURM_JOB_ID"]} if "SLURM_JOB_ID" in os.environ else {}),
     }
+    if process_state().is_main_process:  # a job killed before it ends still says which job it was
+        write_json(job_dir / JOB, record)
     try:
         run_dir = train(cfg)
         record["checkpoint"] = str(run_dir.resolve())
@@ -122,6 +158,9 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
             record["eval_seconds"] = round(time.time() - start, 1)
         record["status"] = "done"
     except Exception as e:
+        if timed_out(e):  # SLURM's time limit, signalled through submitit: let submitit requeue or end it
+            record.update(status="killed", error="its time limit: see hydra.launcher.timeout_min")
+            raise
         record.update(status="failed", error=f"{type(e).__name__}: {e}")
         write_atomic(job_dir / "error.txt", traceback.format_exc())
         if not multirun:

@@ -13,7 +13,7 @@ import hydra
 from omegaconf import DictConfig
 
 from bct.errors import exits_cleanly
-from bct.job import run_job
+from bct.job import quiet_sweep_noise, run_job
 from bct.settings import CONF, TrainSettings, entry
 
 
@@ -40,6 +40,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         )
 
 
+quiet_sweep_noise()
 main = entry(_hydra_main)
 
 

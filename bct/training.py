@@ -30,6 +30,23 @@ from bct.threads import set_threads
 log = logging.getLogger(__name__)
 
 
+class _TiedWeightsNotice(logging.Filter):
+    """On resume, transformers warns that the embeddings and the LM head are missing from a trainer
+    checkpoint: T5 ties them to the shared embedding, which is saved and loaded. Dropped; anything else
+    missing is still shown."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        if "missing keys in the checkpoint" not in msg:
+            return True
+        return not all(
+            k.endswith(("embed_tokens.weight", "lm_head.weight")) for k in msg.split("[", 1)[-1].split("'")[1::2]
+        )
+
+
+logging.getLogger("transformers.trainer").addFilter(_TiedWeightsNotice())
+
+
 def training_data(cfg: TrainSettings, game: Game, modules: bool, representation):
     """The first `num_games` training games of data/<game>/<modules|nomodules>/train.jsonl, generated if missing."""
     from bct.generate import generate

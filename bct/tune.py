@@ -20,6 +20,19 @@ from bct.job import JOB, SELECTION, best
 from bct.runs import RUN_RECORD
 
 
+def killed(job: dict, sweep_dir: Path) -> str | None:
+    """Why SLURM ended a job that never recorded its end, from the line SLURM writes into the job's log in
+    submitit's folder ("*** JOB 12 ON node CANCELLED AT ... DUE TO TIME LIMIT ***"); None if it did not."""
+    job_id = job.get("slurm_job_id")
+    if not job_id:
+        return None
+    for log in sweep_dir.glob(".submitit/**/*_log.err"):
+        for line in log.read_text(errors="replace").splitlines():
+            if f"JOB {job_id} " in line and "CANCELLED" in line:
+                return "its time limit, hydra.launcher.timeout_min" if "TIME LIMIT" in line else "cancelled"
+    return None
+
+
 def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
     """Finished jobs with dev results, and a line for each job that failed or left no results."""
     jobs, problems = [], []
@@ -39,6 +52,8 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
             continue
         if job["status"] == "done" and job.get("selection"):  # a select=dev run: one entry per kept epoch count
             jobs += selection_jobs(Path(job["selection"]), {**job, "folder": str(folder)})
+        elif job["status"] == "killed" or (job["status"] == "running" and killed(job, sweep_dir)):
+            problems.append(f"{name}: killed by SLURM ({job.get('error') or killed(job, sweep_dir)}); no result")
         elif job["status"] != "done":
             problems.append(f"{name}: {job['status']}: {job.get('error', '')}".rstrip(": "))
         elif "results" not in job or not Path(job["results"]).exists():
