@@ -134,6 +134,33 @@ class LocalBackend:
             self.prompt(messages), return_tensors="pt", add_special_tokens=not self.tokenizer.chat_template
         )
 
+    def rank(self, messages: list[dict], actions: list[str], batch: int = 8) -> dict:
+        """The offered action with the highest length-normalised log-likelihood after the prompt (each
+        action's tokens appended to the prompt's), scored in batches of `batch` candidates."""
+        import torch
+
+        prompt = self.encode(messages)["input_ids"][0].tolist()
+        space = "" if self.tokenizer.chat_template else " "  # a transcript ends 'Assistant:'
+        scores: list[float] = []
+        with self._lock, torch.inference_mode():
+            for i in range(0, len(actions), batch):
+                tails = [
+                    self.tokenizer(space + a, add_special_tokens=False)["input_ids"] for a in actions[i : i + batch]
+                ]
+                width = len(prompt) + max(len(t) for t in tails)
+                ids = torch.full((len(tails), width), self.tokenizer.pad_token_id or 0, dtype=torch.long)
+                mask = torch.zeros_like(ids)
+                for j, t in enumerate(tails):
+                    ids[j, : len(prompt) + len(t)] = torch.tensor(prompt + t)
+                    mask[j, : len(prompt) + len(t)] = 1
+                logp = self.lm(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits.float()
+                logp = logp.log_softmax(-1).cpu()
+                for j, t in enumerate(tails):  # token k of the tail is predicted at position len(prompt) + k - 1
+                    pos = torch.arange(len(prompt) - 1, len(prompt) - 1 + len(t))
+                    scores.append(logp[j, pos, torch.tensor(t)].mean().item())
+        best = max(range(len(actions)), key=lambda k: scores[k])
+        return {"text": actions[best], "prompt_tokens": len(prompt), "completion_tokens": 0, "scores": scores}
+
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
         import torch
 
@@ -144,6 +171,9 @@ class LocalBackend:
         text = self.tokenizer.decode(new, skip_special_tokens=True)
         text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
         return {"text": text, "prompt_tokens": int(enc["input_ids"].shape[1]), "completion_tokens": int(len(new))}
+
+
+CHOICES = ["generate", "rank"]  # write an action, or score each offered one (the local backend)
 
 
 class LLMAgent(Agent):
@@ -169,6 +199,7 @@ class LLMAgent(Agent):
         max_tokens: int | None = None,
         history_turns: int = 8,
         guidance: bool = False,
+        choice: str = "generate",
         device: str | None = None,
         client=None,
     ) -> None:
@@ -180,6 +211,8 @@ class LLMAgent(Agent):
         super().__init__(game, modules, **config)
         if client is None and backend not in ("openai", "local"):
             raise unknown("agent.backend", backend, ["openai", "local"])
+        if choice not in CHOICES:
+            raise unknown("agent.choice", choice, CHOICES)
         if client is not None:
             self.backend = client
         elif backend == "local":
@@ -191,7 +224,12 @@ class LLMAgent(Agent):
         self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
         # an action is a few words; thinking first needs room before the 'Action:' line
         self.max_tokens = max_tokens or (512 if think else 32)
-        self.history_turns, self.guidance = history_turns, guidance
+        self.history_turns, self.guidance, self.choice = history_turns, guidance, choice
+        if choice == "rank" and not hasattr(self.backend, "rank"):
+            raise UserError(
+                f"agent.choice=rank scores each offered action by the model's likelihood, which the "
+                f"{type(self.backend).__name__} backend does not give; use agent.backend=local, or agent.choice=generate"
+            )
         self._episodes: dict[int, dict] = {}
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
@@ -199,10 +237,12 @@ class LLMAgent(Agent):
 
     @property
     def run_name(self) -> str:
-        """llm-<model>-<game>-<modules|nomodules>[-one_shot][-think][-feedback][-guidance][-norules]"""
+        """llm-<model>-<game>-<modules|nomodules>[-one_shot][-think][-feedback][-guidance][-norules][-rank]"""
         c = self.config
-        flags = [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]] + (
-            [] if c["constraints"] else ["norules"]
+        flags = (
+            [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]]
+            + ([] if c["constraints"] else ["norules"])
+            + ([c["choice"]] if c.get("choice", "generate") != "generate" else [])
         )
         model_name = Path(c["gguf_file"] or c["model"]).name.removesuffix(".gguf")
         return "-".join([f"llm-{model_name}", self.game.name, modules_label(self.modules), *flags])
@@ -255,10 +295,11 @@ class LLMAgent(Agent):
         turns = ep["turns"][-(2 * self.history_turns - 1) :]
         return [{"role": "system", "content": ep["system"]}, *turns]
 
-    def _ask(self, messages: list[dict]) -> dict:
+    def _ask(self, messages: list[dict], actions: list[str] | None = None) -> dict:
         key = hashlib.sha256(
             json.dumps(
                 {
+                    **({"choice": self.choice, "actions": actions} if self.choice != "generate" else {}),
                     "backend": type(self.backend).__name__,
                     "server": getattr(self.backend, "base_url", None),
                     "model": self.backend.model,
@@ -274,7 +315,11 @@ class LLMAgent(Agent):
             with self._lock:
                 self.counts["cache_hits"] += 1
             return json.loads(path.read_text())
-        reply = self.backend.chat(messages, self.max_tokens)
+        reply = (
+            self.backend.rank(messages, actions)
+            if self.choice == "rank"
+            else self.backend.chat(messages, self.max_tokens)
+        )
         with self._lock:
             self.counts["calls"] += 1
             self.counts["prompt_tokens"] += reply["prompt_tokens"]
@@ -298,14 +343,14 @@ class LLMAgent(Agent):
         config = {k: v for k, v in self.config.items() if k not in NOT_OUTCOME}
         return {"agent_config": {**config, "base_url": redact_url(config.get("base_url"))}}
 
-    def _ask_or_fail(self, messages: list[dict]) -> dict:
+    def _ask_or_fail(self, request: tuple[list[dict], list[str]]) -> dict:
         try:
-            return self._ask(messages)
+            return self._ask(*request)
         except EpisodeFailed as e:  # this episode's request alone: the others go on
             return {"error": str(e)}
 
     def act(self, batch: list[Observation]) -> list[Decision]:
-        requests = [self._messages(ob) for ob in batch]
+        requests = [(self._messages(ob), ob.step.valid_actions) for ob in batch]
         pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(batch))))
         try:
             replies = list(pool.map(self._ask_or_fail, requests))

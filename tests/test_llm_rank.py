@@ -1,0 +1,82 @@
+"""agent.choice=rank: the local backend scores every offered action by the model's own likelihood."""
+
+import pytest
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+
+from bct.agents.llm import LLMAgent, LocalBackend
+from bct.errors import UserError
+from bct.games import get_game
+from bct.tokenizer import train_tokenizer
+
+ACTIONS = ["take apple", "put apple in fridge", "query apple", "move north", "look around", "open fridge door"]
+MESSAGES = [
+    {"role": "system", "content": "You are a robot in a text game. Your task: put the apple away."},
+    {"role": "user", "content": "You are in the kitchen. You see an apple and a closed fridge."},
+]
+
+
+@pytest.fixture(scope="module")
+def local_model(tmp_path_factory):
+    """A tiny causal LM built from a config, with a tokenizer trained here, saved as a local folder."""
+    folder = tmp_path_factory.mktemp("tiny-lm")
+    texts = [m["content"] for m in MESSAGES] + ACTIONS + ["System: User: Assistant:"]
+    tok = train_tokenizer(texts * 3, vocab_size=200)
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        pad_token_id=tok.pad_token_id,
+    )
+    LlamaForCausalLM(config).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return LocalBackend(str(folder), device="cpu")
+
+
+def test_rank_scores_are_the_models_own_mean_log_likelihood(local_model):
+    """Batched and padded, each score equals minus the loss of `model(input_ids, labels=...)` on that
+    action after the prompt, whatever the batch size; the choice is the best of them."""
+    b = local_model
+    ranked = b.rank(MESSAGES, ACTIONS, batch=4)
+    prompt = b.encode(MESSAGES)["input_ids"][0].tolist()
+    for action, score in zip(ACTIONS, ranked["scores"]):
+        tail = b.tokenizer(" " + action, add_special_tokens=False)["input_ids"]
+        ids = torch.tensor([prompt + tail])
+        labels = torch.tensor([[-100] * len(prompt) + tail])
+        with torch.no_grad():
+            loss = b.lm(input_ids=ids, labels=labels).loss.item()
+        assert abs(score + loss) < 1e-4, (action, score, -loss)
+    assert ranked["scores"] == pytest.approx(b.rank(MESSAGES, ACTIONS, batch=1)["scores"], abs=1e-5)
+    assert ranked["text"] == ACTIONS[max(range(len(ACTIONS)), key=lambda i: ranked["scores"][i])]
+    assert ranked["completion_tokens"] == 0 and ranked["prompt_tokens"] == len(prompt)
+
+
+def test_rank_needs_a_backend_that_gives_likelihoods():
+    class ChatOnly:
+        model = "chat-only"
+
+        def chat(self, messages, max_tokens):
+            return {"text": "look around", "prompt_tokens": 1, "completion_tokens": 1}
+
+    with pytest.raises(UserError, match="agent.choice=rank .* does not give; use agent.backend=local"):
+        LLMAgent(get_game("twc"), client=ChatOnly(), choice="rank")
+    with pytest.raises(UserError, match="agent.choice"):
+        LLMAgent(get_game("twc"), client=ChatOnly(), choice="best")
+
+
+@pytest.mark.slow
+def test_a_ranking_agent_only_ever_names_offered_actions(local_model, tmp_path):
+    from bct.rollout import rollout
+
+    agent = LLMAgent(get_game("twc"), client=local_model, choice="rank", cache_dir=tmp_path / "cache", history_turns=2)
+    assert agent.run_name.endswith("-rank")
+    results = rollout(agent, get_game("twc"), "dev", [10000, 10001], True, batch_size=2, step_limit=5)
+    steps = sum(r.steps for r in results)
+    assert steps >= 2 and agent.stats()["invalid_replies"] == 0
+    assert all(h["valid_reply"] for r in results for h in r.history)
+    assert agent.settings()["agent_config"]["choice"] == "rank"
