@@ -1,0 +1,31 @@
+"""bench/gpu.py in its reduced form: the GPU protocol's code paths run on a CPU and print its table."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_the_gpu_protocol_runs_reduced_on_a_cpu_and_prints_its_table():
+    r = subprocess.run(
+        [sys.executable, "bench/gpu.py", "--reduced", "--variations", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+    )
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    lines = r.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("| precision"))
+    assert [c.strip() for c in header.strip("|").split("|")] == [
+        "precision", "train s", "train peak MB", "decoding", "episodes at once", "episodes/s", "eval peak MB", "score"
+    ]  # fmt: skip
+    rows = [line for line in lines if line.startswith("| bf16") or line.startswith("| fp32")]
+    # two precisions x two decodings x (batched, one at a time), each with a score in [0, 1]
+    assert len(rows) == 8 and {r.split("|")[4].strip() for r in rows} == {"diverse beams", "rank"}
+    assert all(0.0 <= float(r.split("|")[8]) <= 1.0 for r in rows)
+    assert lines[-1].startswith("ratio (batched / one at a time, rank, fp32): ")
