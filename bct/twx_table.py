@@ -2,7 +2,7 @@
 
 Columns: the paper's four games and TWX's other four at TWX's defaults, then the settings TALES
 (2025) published zero-shot LLM figures on. Rows: the T5 agent with modules and memory, with modules
-only, without modules; random; oracle; LLM agents found in the results; then TALES's published
+only (no memory; for TWX's other four, which have no module of their own, that is the Markov agent), without modules; random; oracle; LLM agents found in the results; then TALES's published
 numbers, marked as such. Cells: `score (environment steps)` on the test fold.
 
 bct scores an episode by its final state; TALES by the best score reached during play (a score that
@@ -37,7 +37,10 @@ def row_name(r: dict) -> str:
     """What kind of agent a results row is: the T5 agent by its modules and memory setting, else its name."""
     if r["agent"] != "t5":
         return r["agent"] if r["agent"] in ("oracle", "random") else r.get("run", r["agent"])
-    return "T5 offline" + (" + modules" if r["modules"] else ", no modules") + (" + memory" if r.get("memory") else "")
+    memory = r.get("memory")
+    if r["modules"]:
+        return "T5 offline + modules" + (" + memory" if memory else " (no memory)")
+    return "T5 offline, no modules" + (" + memory" if memory else "")
 
 
 def column(r: dict) -> str | None:
@@ -48,7 +51,7 @@ def column(r: dict) -> str | None:
 
 ORDER = (
     "T5 offline + modules + memory",
-    "T5 offline + modules",
+    "T5 offline + modules (no memory)",
     "T5 offline, no modules + memory",
     "T5 offline, no modules",
     "random",

@@ -230,7 +230,7 @@ def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     head = rows["agent"]
     cell = lambda row, game: rows[row][head.index(game)].strip(" |")  # noqa: E731
     assert cell("T5 offline + modules + memory", "simonsays-memory") == "0.97 (5.0)"
-    assert cell("T5 offline + modules", "simonsays-memory") == "0.21 (5.0)"
+    assert cell("T5 offline + modules (no memory)", "simonsays-memory") == "0.21 (5.0)"
     assert cell("T5 offline, no modules", "twc") == "0.55 (5.0)"
     assert cell("random", "coin") == "0.12 (5.0)"
     assert "0.33" not in text
