@@ -84,6 +84,7 @@ class ModelSettings(Strict):
     num_games: AtLeast1
     epochs: Optional[Any] = None
     epochs_by_game: Optional[dict[str, int]] = None
+    num_games_by_game: Optional[dict[str, int]] = None
     max_steps: Optional[Any] = None
     distinct: Any
     final_example: bool
