@@ -73,12 +73,19 @@ def set_aside(folder: Path, tag: str) -> Path:
     return target
 
 
+def model_identity(model: dict) -> dict:
+    """A model preset as it defines a run: without its per-game tables (`epochs_by_game`, ...), whose entry
+    for the game is recorded as the resolved setting (`epochs`, ...), so that editing another game's
+    entry changes no run's identity."""
+    return {k: v for k, v in model.items() if not k.endswith("_by_game")}
+
+
 def train_settings(cfg) -> dict:
     """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
     values = {
         **cfg.played().record(),
         "modules": cfg.modules,
-        "model": cfg.model.model_dump(exclude_unset=True),
+        "model": model_identity(cfg.model.model_dump(exclude_unset=True)),
         "trainer": cfg.trainer or {},
     }
     values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values})
@@ -127,9 +134,12 @@ def claim_run_dir(settings: dict, target: Path, overwrite: bool) -> Path | None:
     a finished run, which is then replaced only once the new one is complete; None: already trained."""
 
     def same_run(folder: Path, record: dict) -> None:
+        before = dict(record.get("settings", {}))
+        if isinstance(before.get("model"), dict):  # runs recorded before model_identity kept the tables
+            before["model"] = model_identity(before["model"])
         check_same(
             folder,
-            record.get("settings", {}),
+            before,
             settings,
             "a run with another config",
             "choose another checkpoint_dir or run_name, or delete that folder",

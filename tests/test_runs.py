@@ -1,5 +1,6 @@
 """Run folders and files: identity, the one-line refusal, set aside never deleted, atomic writes."""
 
+import json
 import os
 import stat
 
@@ -78,3 +79,26 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
     with FolderLock(folder, "after a crash"):  # the holder died without releasing: taken over
         assert (tmp_path / ".run.lock").exists()
     assert not (tmp_path / ".run.lock").exists() and time.time() - start < 5
+
+
+def test_editing_another_games_entry_of_a_preset_table_keeps_a_runs_identity(train_config, tmp_path):
+    from bct.runs import claim_run_dir, train_run_dir, train_settings
+
+    cfg = train_config("+game=coin", "model=t5-cpu-scratch")
+    settings = train_settings(cfg)
+    assert "epochs_by_game" not in settings["model"] and settings["epochs"] == 4
+    edited = train_config("+game=coin", "model=t5-cpu-scratch", "+model.epochs_by_game.newgame=9")
+    assert train_settings(edited) == settings and train_run_dir(edited, train_settings(edited)) == train_run_dir(
+        cfg, settings
+    )
+    # a run recorded with the tables (before they were left out) is still the same run, and resumes
+    run = tmp_path / "ck" / "old"
+    saved = run / "trainer" / "checkpoint-10"  # a run under way: one whole checkpoint
+    saved.mkdir(parents=True)
+    for name in ("model.safetensors", "trainer_state.json", "optimizer.pt"):
+        (saved / name).write_text("{}")
+    old = {**settings, "model": {**settings["model"], "epochs_by_game": {"twc": 30}}}
+    write_atomic(run / "bct_config.json", json.dumps({"status": "training", "settings": old}))
+    assert claim_run_dir(settings, run, overwrite=False) == run
+    with pytest.raises(UserError, match=r"differs in: epochs"):
+        claim_run_dir({**settings, "epochs": 5}, run, overwrite=False)
