@@ -32,8 +32,10 @@ KEY = "sk-test-secret-123"
 class ChatServer(ThreadingHTTPServer):
     """Answers chat completions from `policy(messages)`; `failures` are statuses sent before real answers."""
 
-    def __init__(self, policy, failures=()):
-        self.policy, self.failures = policy, list(failures)
+    def __init__(self, policy, failures=(), structured="honour"):
+        """`structured`: what the server does with a structured-output request: honour (a JSON reply within
+        the schema's enum), ignore (free text), refuse (HTTP 400, as servers without the feature do)."""
+        self.policy, self.failures, self.structured = policy, list(failures), structured
         self.requests, self.in_flight, self.max_in_flight = [], 0, 0
         self.lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), Handler)
@@ -59,7 +61,13 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(0.05)
         if status == 200 and body["model"] == "no-such-model":
             status = 404
+        schema = body.get("response_format", {}).get("json_schema")
+        if status == 200 and schema and srv.structured == "refuse":
+            status = 400
         text = srv.policy(body["messages"]) if status == 200 else ""
+        if schema and srv.structured == "honour" and status == 200:
+            offered = schema["schema"]["properties"]["action"]["enum"]
+            text = json.dumps({"action": text if text in offered else offered[0]})
         payload = (
             {
                 "id": "c1",
@@ -70,6 +78,8 @@ class Handler(BaseHTTPRequestHandler):
                 "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
             }
             if status == 200
+            else {"error": {"message": "response_format is not supported", "type": "invalid_request_error"}}
+            if status == 400
             else {"error": {"message": "scripted failure", "type": "server_error"}}
         )
         data = json.dumps(payload).encode()
@@ -346,6 +356,34 @@ def test_a_refused_request_fails_its_episode_alone_and_says_why(plans, tmp_path,
     assert len(results) == 4 and len(failed) == 1
     assert "HTTP 400, which is not retried" in failed[0].error
     assert all(r.score == 1.0 for r in results if r.stop != "failed")  # the others went on
+
+
+@pytest.mark.parametrize("structured", ["honour", "ignore", "refuse"])
+def test_constrained_asks_for_a_reply_within_the_offered_actions_and_says_once_when_a_server_cannot(
+    structured, plans, tmp_path, caplog
+):
+    server = ChatServer(oracle_policy(plans), structured=structured)
+    a = agent(server, tmp_path, choice="constrained")
+    assert a.run_name.endswith("-constrained")
+    results = rollout(a, get_game("twc"), "dev", SEEDS[:2], True, batch_size=2)
+    assert all(r.score == 1.0 for r in results)
+    steps = sum(r.steps for r in results)
+    body = server.requests[0]["body"]
+    enum = body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"]
+    offered = body["messages"][1]["content"].split("The valid action set contains:")[1]
+    plan = next(p for obs, p in plans.items() if obs in body["messages"][1]["content"])
+    assert len(enum) > 5 and plan[0] in enum and all(a in offered for a in enum)
+    said = [r.getMessage() for r in caplog.records if "structured" in r.getMessage()]
+    stats = a.stats()
+    if structured == "honour":
+        assert stats["unstructured_replies"] == 0 and said == [] and stats["invalid_replies"] == 0
+        assert all("response_format" in r["body"] for r in server.requests)
+    elif structured == "ignore":  # free text: read as such, counted, said once
+        assert stats["unstructured_replies"] == steps and len(said) == 1 and "does not enforce" in said[0]
+    else:  # refused (once per request in flight), then asked for free text; said once with the server's words
+        assert steps < len(server.requests) <= steps + 2 and len(said) == 1
+        assert "HTTP 400" in said[0] and "response_format is not supported" in said[0]
+        assert not any("response_format" in r["body"] for r in server.requests[2:])
 
 
 def test_a_key_in_a_url_is_never_saved_or_shown():

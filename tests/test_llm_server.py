@@ -129,3 +129,22 @@ def test_a_chat_request_to_a_model_without_a_chat_template_says_what_to_set(serv
         backend.chat([{"role": "user", "content": "You see an apple."}], 4)
     message = str(e.value)
     assert "set agent.api=completions" in message and "\n" not in message and "try again later" not in message
+
+
+def test_constrained_on_a_server_that_refuses_structured_output_says_so_once_and_asks_for_free_text(server, caplog):
+    """`transformers serve` refuses `response_format` in a completions request (HTTP 422 naming the field):
+    said once with the server's words, then the agent asks for free text and reads it."""
+    from bct.agents.llm import LLMAgent
+    from bct.games import get_game
+
+    backend = OpenAIBackend(server["model"], server["url"], "NO_SUCH_KEY_VARIABLE", retries=0, api="completions")
+    agent = LLMAgent(get_game("twc"), client=backend, choice="constrained", cache_dir=None)
+    offered = ["take apple", "look around"]
+    for _ in range(2):
+        reply = backend.constrained([{"role": "user", "content": "You see an apple. Act."}], offered, 16)
+        action, _ = agent.read(reply["text"], offered)
+        assert action in offered
+    said = [r.getMessage() for r in caplog.records if "structured" in r.getMessage()]
+    assert not backend.structured and len(said) == 1
+    assert "HTTP 422" in said[0] and "response_format" in said[0]
+    assert agent.stats()["unstructured_replies"] == 2

@@ -23,6 +23,7 @@ from bct.files import write_atomic
 from bct.games import Game, modules_label
 from bct.modules.memory import Memory
 
+log = logging.getLogger(__name__)
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
     logging.getLogger(_name).setLevel(logging.WARNING)
 
@@ -73,19 +74,49 @@ class OpenAIBackend:
         self.client = openai.OpenAI(api_key=key, base_url=base_url or None, max_retries=retries, timeout=timeout)
         self.model, self.base_url = model, base_url
         self.where = redact_url(base_url) or "the OpenAI API"  # for messages: never credentials
+        self.structured = True  # False once the server has refused a structured-output request
+        self._lock = threading.Lock()
 
-    def chat(self, messages: list[dict], max_tokens: int) -> dict:
+    def constrained(self, messages: list[dict], actions: list[str], max_tokens: int) -> dict:
+        """A reply asked for as structured output: JSON whose `action` is one of `actions` (the server
+        enforces the schema where it supports it). A server that refuses the request is said so once, and
+        asked for free text from then on."""
+        if self.structured:
+            try:
+                return self.chat(messages, max_tokens, action_schema(actions))
+            except Refused as e:
+                if e.status not in (400, 422):
+                    raise
+                with self._lock:  # concurrent requests may all be refused: said once
+                    first, self.structured = self.structured, False
+                if first:
+                    log.warning(
+                        "%s refused structured output (agent.choice=constrained: HTTP %s%s); asking for free text "
+                        "from now on",
+                        self.where,
+                        e.status,
+                        e.said,
+                    )
+        return self.chat(messages, max_tokens)
+
+    def chat(self, messages: list[dict], max_tokens: int, schema: dict | None = None) -> dict:
         import openai
 
+        structured = {"response_format": {"type": "json_schema", "json_schema": schema}} if schema else {}
         try:
             if self.api == "completions":  # a base model: bct writes the transcript, the server continues it
                 r = self.client.completions.create(
-                    model=self.model, prompt=transcript(messages), temperature=0, max_tokens=max_tokens, stop=STOP
+                    model=self.model,
+                    prompt=transcript(messages),
+                    temperature=0,
+                    max_tokens=max_tokens,
+                    stop=STOP,
+                    **({"extra_body": structured} if structured else {}),
                 )
                 text = r.choices[0].text or ""
             else:
                 r = self.client.chat.completions.create(
-                    model=self.model, messages=messages, temperature=0, max_tokens=max_tokens
+                    model=self.model, messages=messages, temperature=0, max_tokens=max_tokens, **structured
                 )
                 text = r.choices[0].message.content or ""
         except openai.AuthenticationError:
@@ -97,9 +128,11 @@ class OpenAIBackend:
         except openai.APIStatusError as e:
             said = explanation(e)
             if 400 <= e.status_code < 500 and e.status_code not in (408, 409, 429):
-                raise EpisodeFailed(
+                raise Refused(
                     f"{self.where} refused this request with HTTP {e.status_code}{said}, which is not "
-                    f"retried (e.g. a context too long for the model)"
+                    f"retried (e.g. a context too long for the model)",
+                    e.status_code,
+                    said,
                 ) from None
             if self.api == "chat" and self.completions_work():
                 raise UserError(
@@ -126,16 +159,52 @@ class OpenAIBackend:
             return False
 
 
+class Refused(EpisodeFailed):
+    """A request the server refused (a 4xx answer that retrying cannot change), with its status and words."""
+
+    def __init__(self, reason: str, status: int, said: str):
+        super().__init__(reason)
+        self.status, self.said = status, said
+
+
 def explanation(e) -> str:
     """The server's own words for an error, when its body gives some (` ("...")`), with anything that
     looks like a key removed; '' for a bare status."""
     body = e.body if isinstance(e.body, dict) else {}
     err = body.get("error", body)
-    msg = err.get("message") if isinstance(err, dict) else err if isinstance(err, str) else body.get("detail")
+    msg = err.get("message") if isinstance(err, dict) else err if isinstance(err, str) else None
+    msg = msg or body.get("detail")  # FastAPI servers: {"detail": "..."} or a list of validation errors
+    if isinstance(msg, list):  # a validation error's details (FastAPI): `field: what is wrong` each
+        msg = "; ".join(
+            f"{d.get('loc', ['?'])[-1]}: {d.get('msg', '')}" if isinstance(d, dict) else str(d) for d in msg
+        )
     if not isinstance(msg, str) or not msg.strip():
         return ""
     msg = re.sub(r"\b(sk|key|token)[-_][A-Za-z0-9_-]{6,}", "***", " ".join(msg.split()))
     return f' ("{msg[:160]}")'
+
+
+def action_schema(actions: list[str]) -> dict:
+    """The JSON schema of a reply that names one offered action (OpenAI's `json_schema` response format)."""
+    return {
+        "name": "action",
+        "strict": True,
+        "schema": {
+            "type": "object",
+            "properties": {"action": {"type": "string", "enum": list(actions)}},
+            "required": ["action"],
+            "additionalProperties": False,
+        },
+    }
+
+
+def structured_action(text: str) -> str | None:
+    """The action of a structured reply (`{"action": ...}`), None if the reply is not one."""
+    try:
+        reply = json.loads(text)
+    except ValueError:
+        return None
+    return reply.get("action") if isinstance(reply, dict) and isinstance(reply.get("action"), str) else None
 
 
 APIS = ["chat", "completions"]  # an OpenAI-compatible server's chat endpoint, or plain completions
@@ -207,6 +276,33 @@ class LocalBackend:
         best = max(range(len(actions)), key=lambda k: scores[k])
         return {"text": actions[best], "prompt_tokens": len(prompt), "completion_tokens": 0, "scores": scores}
 
+    def constrained(self, messages: list[dict], actions: list[str], max_tokens: int) -> dict:
+        """Greedy decoding restricted to the offered actions' tokens (a prefix tree of them, ended by the
+        end-of-sequence token): the reply is always one offered action, found token by token."""
+        import torch
+
+        space = "" if self.tokenizer.chat_template else " "
+        eos = self.tokenizer.eos_token_id
+        tails = [tuple(self.tokenizer(space + a, add_special_tokens=False)["input_ids"]) + (eos,) for a in actions]
+        following: dict[tuple, set[int]] = {}
+        for t in tails:
+            for k in range(len(t)):
+                following.setdefault(t[:k], set()).add(t[k])
+        with self._lock, torch.inference_mode():
+            enc = self.encode(messages).to(self.device)
+            start = enc["input_ids"].shape[1]
+            out = self.lm.generate(
+                **enc,
+                max_new_tokens=max(len(t) for t in tails),
+                do_sample=False,
+                pad_token_id=self.tokenizer.pad_token_id or eos,
+                prefix_allowed_tokens_fn=lambda _, ids: sorted(following.get(tuple(ids[start:].tolist()), {eos})),
+            )
+        new = tuple(out[0][start:].tolist())
+        chosen = next((a for a, t in zip(actions, tails) if new[: len(t)] == t), None)
+        text = json.dumps({"action": chosen}) if chosen is not None else self.tokenizer.decode(new)
+        return {"text": text, "prompt_tokens": int(start), "completion_tokens": len(new)}
+
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
         import torch
 
@@ -219,7 +315,9 @@ class LocalBackend:
         return {"text": text, "prompt_tokens": int(enc["input_ids"].shape[1]), "completion_tokens": int(len(new))}
 
 
-CHOICES = ["generate", "rank"]  # write an action, or score each offered one (the local backend)
+# write an action; score each offered one (the local backend); or write one constrained to the offered ones
+# (structured output from a server, a prefix tree of their tokens locally)
+CHOICES = ["generate", "rank", "constrained"]
 
 
 class LLMAgent(Agent):
@@ -277,10 +375,17 @@ class LLMAgent(Agent):
                 f"agent.choice=rank scores each offered action by the model's likelihood, which the "
                 f"{type(self.backend).__name__} backend does not give; use agent.backend=local, or agent.choice=generate"
             )
+        if choice == "constrained" and not hasattr(self.backend, "constrained"):
+            raise UserError(
+                f"agent.choice=constrained needs a backend that restricts its reply to the offered actions, which "
+                f"{type(self.backend).__name__} does not; use agent.backend=openai or local, or agent.choice=generate"
+            )
         self._episodes: dict[int, dict] = {}
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
         self.counts = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "invalid_replies": 0}
+        if choice == "constrained":  # replies that came back as free text: the server ignored the schema
+            self.counts["unstructured_replies"] = 0
 
     @property
     def run_name(self) -> str:
@@ -362,11 +467,12 @@ class LLMAgent(Agent):
             with self._lock:
                 self.counts["cache_hits"] += 1
             return json.loads(path.read_text())
-        reply = (
-            self.backend.rank(messages, actions)
-            if self.choice == "rank"
-            else self.backend.chat(messages, self.max_tokens)
-        )
+        if self.choice == "rank":
+            reply = self.backend.rank(messages, actions)
+        elif self.choice == "constrained":  # room for the JSON around the action
+            reply = self.backend.constrained(messages, actions, max(self.max_tokens, 64))
+        else:
+            reply = self.backend.chat(messages, self.max_tokens)
         with self._lock:
             self.counts["calls"] += 1
             self.counts["prompt_tokens"] += reply["prompt_tokens"]
@@ -385,6 +491,25 @@ class LLMAgent(Agent):
         if said.lower() in lowered:
             return lowered[said.lower()], True
         return closest_valid(said, valid), False
+
+    def read(self, text: str, valid: list[str]) -> tuple[str, bool]:
+        """`parse`, after the structured form when choice=constrained (a server that ignores the schema
+        answers free text: counted, and said once)."""
+        if self.choice == "constrained":
+            said = structured_action(text)
+            if said is not None:
+                return self.parse(said, valid)
+            with self._lock:
+                self.counts["unstructured_replies"] += 1
+                first = self.counts["unstructured_replies"] == 1
+            if first and getattr(self.backend, "structured", True):  # (a refusal was said by the backend)
+                log.warning(
+                    "%s answered free text to a structured-output request (agent.choice=constrained): the server "
+                    "does not enforce the schema; its replies are read as with agent.choice=generate, and counted "
+                    "as unstructured_replies in results.json",
+                    getattr(self.backend, "where", self.backend.model),
+                )
+        return self.parse(text, valid)
 
     def settings(self) -> dict:
         config = {k: v for k, v in self.config.items() if k not in NOT_OUTCOME}
@@ -408,7 +533,7 @@ class LLMAgent(Agent):
             if "error" in reply:
                 decisions.append(Decision("", error=reply["error"]))
                 continue
-            action, ok = self.parse(reply["text"], ob.step.valid_actions)
+            action, ok = self.read(reply["text"], ob.step.valid_actions)
             if not ok:
                 self.counts["invalid_replies"] += 1
             self._episodes[ob.seed]["turns"].append({"role": "assistant", "content": reply["text"]})

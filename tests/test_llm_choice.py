@@ -1,4 +1,5 @@
-"""agent.choice=rank: the local backend scores every offered action by the model's own likelihood."""
+"""agent.choice=rank|constrained on the local backend: every offered action scored by the model's own
+likelihood, or greedy decoding restricted to the offered actions' tokens."""
 
 import pytest
 import torch
@@ -56,7 +57,27 @@ def test_rank_scores_are_the_models_own_mean_log_likelihood(local_model):
     assert ranked["completion_tokens"] == 0 and ranked["prompt_tokens"] == len(prompt)
 
 
-def test_rank_needs_a_backend_that_gives_likelihoods():
+def test_constrained_decoding_writes_an_offered_action_greedily_token_by_token(local_model):
+    """Whatever the prompt, the reply is one offered action; its first token is the model's most likely
+    among the actions' first tokens."""
+    import json
+
+    b = local_model
+    actions = [*ACTIONS, "take apple from fridge"]  # 'take apple' is a prefix of it: the end token tells them apart
+    for k in range(12):
+        messages = [MESSAGES[0], {"role": "user", "content": MESSAGES[1]["content"] + " apple" * k}]
+        reply = b.constrained(messages, actions, 64)
+        action = json.loads(reply["text"])["action"]
+        assert action in actions and reply["completion_tokens"] >= 2  # the action's tokens, then the end
+        prompt = b.encode(messages)["input_ids"]
+        with torch.no_grad():
+            logits = b.lm(input_ids=prompt).logits[0, -1]
+        firsts = {b.tokenizer(" " + a, add_special_tokens=False)["input_ids"][0] for a in actions}
+        best = max(firsts, key=lambda t: logits[t].item())
+        assert b.tokenizer(" " + action, add_special_tokens=False)["input_ids"][0] == best
+
+
+def test_rank_and_constrained_need_a_backend_that_can():
     class ChatOnly:
         model = "chat-only"
 
@@ -65,18 +86,21 @@ def test_rank_needs_a_backend_that_gives_likelihoods():
 
     with pytest.raises(UserError, match="agent.choice=rank .* does not give; use agent.backend=local"):
         LLMAgent(get_game("twc"), client=ChatOnly(), choice="rank")
+    with pytest.raises(UserError, match="agent.choice=constrained .* ChatOnly does not; use agent.backend=openai"):
+        LLMAgent(get_game("twc"), client=ChatOnly(), choice="constrained")
     with pytest.raises(UserError, match="agent.choice"):
         LLMAgent(get_game("twc"), client=ChatOnly(), choice="best")
 
 
 @pytest.mark.slow
-def test_a_ranking_agent_only_ever_names_offered_actions(local_model, tmp_path):
+@pytest.mark.parametrize("choice", ["rank", "constrained"])
+def test_a_choosing_agent_only_ever_names_offered_actions(choice, local_model, tmp_path):
     from bct.rollout import rollout
 
-    agent = LLMAgent(get_game("twc"), client=local_model, choice="rank", cache_dir=tmp_path / "cache", history_turns=2)
-    assert agent.run_name.endswith("-rank")
+    agent = LLMAgent(get_game("twc"), client=local_model, choice=choice, cache_dir=tmp_path / "cache", history_turns=2)
+    assert agent.run_name.endswith("-" + choice)
     results = rollout(agent, get_game("twc"), "dev", [10000, 10001], True, batch_size=2, step_limit=5)
     steps = sum(r.steps for r in results)
     assert steps >= 2 and agent.stats()["invalid_replies"] == 0
     assert all(h["valid_reply"] for r in results for h in r.history)
-    assert agent.settings()["agent_config"]["choice"] == "rank"
+    assert agent.settings()["agent_config"]["choice"] == choice
