@@ -32,6 +32,21 @@ def pack(step: Step, prev_action: str = "", prev_observation: str = "") -> str:
     )
 
 
+PARTS = ("task", "obs", "inv", "look", "slot", "pact", "pobs")  # a packed prompt's parts, in order
+
+
+def unpack(source: str) -> dict[str, str]:
+    """The parts of a source written by `pack` (task, obs, inv, look, pact, pobs; the slot left out)."""
+    pieces = source.removesuffix("</s>").split(" </s> ")
+    parts = {}
+    for name, piece in zip(PARTS, pieces):
+        label = name.upper() + " "
+        text = piece.strip()
+        parts[name] = text[len(label) :].strip() if text.startswith(label) or text == label.strip() else text
+    parts.pop("slot", None)
+    return parts
+
+
 def prompt_at(steps: list[Step], i: int) -> str:
     """The source for choosing the action after steps[i], where steps[0] is the reset record.
 

@@ -46,6 +46,25 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
     return rows
 
 
+def episodes(row: dict) -> list[dict]:
+    """The played episodes of one evaluation (its histories.jsonl, beside results.json), in seed order;
+    [] where the evaluation wrote none. A damaged line is skipped with a warning."""
+    path = Path(row["path"]) / "histories.jsonl"
+    found = []
+    if path.exists():
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            try:
+                found.append(json.loads(line))
+            except json.JSONDecodeError:
+                print(f"warning: skipped line {n} of {path}: not JSON (cut off mid-write?)", file=sys.stderr)
+    return sorted(found, key=lambda e: e["seed"])
+
+
+def solved(episode: dict) -> bool:
+    """Whether an episode ended in the game's success (its score reached 1 on games that report no success)."""
+    return bool(episode.get("success")) or episode.get("score", 0) >= 1.0
+
+
 def invalid_share(row: dict) -> float | None:
     """For an LLM row: the share of its replies that named no valid action (the closest valid action
     was then played for it); None for other agents."""

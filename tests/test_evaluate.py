@@ -190,7 +190,25 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
     assert hist[0]["candidates"] and hist[0]["action"]
     assert ("scores" in hist[0]) if decoding == "rank" else ("fallback" in hist[0])
     if decoding == "rank":  # ranking only ever picks a valid action, which is its top candidate
-        assert all(h["action"] == h["candidates"][0] for h in hist)
+        assert all(h["action"] == h["candidates"][0] for h in hist)  # as played: names, not placeholders
+
+
+def test_show_lays_out_played_episodes_step_by_step(tmp_path, tiny_checkpoint, eval_config, capsys):
+    from bct.show import main as show
+
+    out = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=2", "agent.decoding=rank"))
+    played = [json.loads(line) for line in (out / "histories.jsonl").read_text().splitlines()]
+    capsys.readouterr()
+    show([str(tmp_path / "results"), "--episode", str(played[1]["seed"]), "-n", "1"])
+    shown = capsys.readouterr().out
+    assert f"seed {played[1]['seed']}" in shown and f"seed {played[0]['seed']}" not in shown
+    assert "1 episodes from 1 evaluations" in shown
+    words = " ".join(shown.split())  # rich wraps long cells: compare words
+    for h in played[1]["history"]:
+        assert f"{h['step'] + 1} " in shown and h["action"].split()[0] in words
+    with pytest.raises(SystemExit):  # an unknown seed: one line, exit 2
+        show([str(out / "results.json"), "--episode", "99"])
+    assert "no played episode with seed 99" in capsys.readouterr().err
 
 
 def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny_checkpoint, eval_config):

@@ -246,7 +246,8 @@ class T5Agent(Agent):
             if fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
-            decisions.append(Decision(action, cands, {"fallback": fallback}))
+            # candidates as a reader knows them: placeholders written back as names
+            decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
         return decisions
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
@@ -259,7 +260,7 @@ class T5Agent(Agent):
             decisions.append(
                 Decision(
                     ranked[0][2],
-                    [a for _, a, _ in ranked[: self.num_beams]],
+                    [a for _, _, a in ranked[: self.num_beams]],  # as played (the model's input: model_input)
                     {"scores": [round(x, 4) for x, _, _ in ranked[: self.num_beams]]},
                 )
             )
