@@ -148,7 +148,19 @@ def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> st
     return "\n".join(lines) + "\n"
 
 
-def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: str) -> None:
+def legend_share(fig, legend) -> float:
+    """The share of the figure's area that its legend takes (drawn as saved)."""
+    fig.canvas.draw()
+    box = legend.get_window_extent()
+    w, h = fig.get_size_inches() * fig.dpi
+    return (box.width * box.height) / (w * h)
+
+
+def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: str) -> float:
+    """A grouped bar chart sized for one column of a paper (3.5 in wide), as PNG (300 dpi) and PDF beside
+    it. The legend sits below the axes, and the figure grows taller until it takes under 18% of the
+    area; published rows are hatched. Values go on the bars where there is room (up to 6 series).
+    Returns the legend's share of the figure's area."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -156,31 +168,48 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
 
     series = [(n, c, False) for n, c in rows.items()] + [(f"{n} (published)", c, True) for n, c in published.items()]
     groups = [*PAPER_GAMES, "average"]
-    width = 0.8 / max(1, len(series))
-    fig, ax = plt.subplots(figsize=(max(8, 1.6 * len(groups) + 0.25 * len(series)), 4.5))
+    width = 0.84 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(3.5, 2.2), layout="constrained")
+    colors = plt.get_cmap("tab20").colors
     for i, (name, cells, pub) in enumerate(series):
         found = [cells.get(g) for g in PAPER_GAMES] + [average(cells)]
-        xs = [x + i * width for x, v in zip(range(len(groups)), found) if v is not None]  # missing: no bar at all
-        values = [v[0] for v in found if v is not None]
-        # a score of 0 still shows as a thin bar with its label, unlike a missing result
+        xs = [x - 0.42 + (i + 0.5) * width for x, v in zip(range(len(groups)), found) if v is not None]
+        values = [v[0] for v in found if v is not None]  # a missing result: no bar; a 0 shows as a sliver
         bars = ax.bar(
             xs,
             [max(v, 0.008) for v in values],
             width,
-            label=name,
-            hatch="//" if pub else None,
-            alpha=0.6 if pub else 1.0,
+            label=name if len(name) <= 48 else name[:47] + "…",
+            color=colors[i % len(colors)],
+            hatch="////" if pub else None,
+            edgecolor="white" if pub else None,
+            linewidth=0,
         )
-        ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], fontsize=5, rotation=90, padding=1)
-    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))], groups)
-    ax.set_ylabel("score")
-    ax.set_ylim(0, 1.15)
-    ax.set_title(f"Ours on {fold} vs published (test), hatched")
-    ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
+        if len(series) <= 6:
+            ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], fontsize=4.5, rotation=90, padding=1)
+    ax.set_xticks(range(len(groups)), groups, fontsize=7)
+    ax.tick_params(axis="y", labelsize=6)
+    ax.set_ylabel("score", fontsize=7)
+    ax.set_ylim(0, 1.12 if len(series) <= 6 else 1.0)
+    ax.set_title(f"Score on {fold}; hatched: published (test)", fontsize=7)
+    legend = fig.legend(
+        handles=ax.get_legend_handles_labels()[0],
+        loc="outside lower center",
+        ncol=2,
+        fontsize=5,
+        frameon=False,
+        handlelength=1.2,
+    )
+    share = legend_share(fig, legend)
+    while series and share > 0.18:  # many series: a taller figure, the same legend
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, h * 1.2)
+        share = legend_share(fig, legend)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=300)
+    fig.savefig(path.with_suffix(".pdf"))
     plt.close(fig)
+    return share
 
 
 @exits_cleanly
@@ -198,7 +227,7 @@ def main() -> None:
     out = Path(args.results_dir)
     write_atomic(out / f"comparison-{fold}.md", md)
     chart(rows, PUBLISHED, out / f"comparison-{fold}.png", fold)
-    print(f"wrote {out / f'comparison-{fold}.md'} and {out / f'comparison-{fold}.png'}")
+    print(f"wrote {out / f'comparison-{fold}.md'} and the chart {out / f'comparison-{fold}.png'} (and .pdf)")
 
 
 if __name__ == "__main__":

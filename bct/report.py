@@ -1,6 +1,7 @@
 """Reading evaluation results back: every results.json under a folder, as rows and a table.
 
 python -m bct.report [results_dir] [--fold dev]
+python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
 """
 
 from __future__ import annotations
@@ -106,11 +107,16 @@ def main() -> None:
     )
     ap.add_argument("results_dir", nargs="?", default="results")
     ap.add_argument("--fold", default=None, choices=FOLDS)
+    ap.add_argument("--html", default=None, metavar="FILE", help="also write one self-contained HTML page")
     args = ap.parse_args()
     rows = collect(args.results_dir, args.fold)
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
     Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
+    if args.html:
+        from bct.report_html import write_html
+
+        print(f"wrote {write_html(args.results_dir, args.html, rows)}")
 
 
 if __name__ == "__main__":

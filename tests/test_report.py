@@ -34,6 +34,22 @@ def test_compare_table_and_chart(tmp_path, compose):
     assert (tmp_path / "comparison-dev.md").read_text().strip() in r.stdout
     png = tmp_path / "comparison-dev.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    assert png.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
+
+
+@pytest.mark.parametrize("ours", [1, 6, 16])
+def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_of_it(ours, tmp_path):
+    from PIL import Image
+
+    from bct.compare import PUBLISHED, chart
+
+    cells = {"arithmetic": (0.9, 10), "mapreader": (0.8, 12), "sorting": (1.0, 8), "twc": (0.95, 9)}
+    rows = {f"BCT t5-cpu-scratch-ep{k} placeholders rank+mod [numLocations=30]": cells for k in range(ours)}
+    share = chart(rows, PUBLISHED, tmp_path / "c.png", "test")
+    assert 0.01 < share < 0.2
+    width, height = Image.open(tmp_path / "c.png").size
+    assert width == 3.5 * 300 and height >= 2.2 * 300  # a column's width at 300 dpi
+    assert (tmp_path / "c.pdf").read_bytes()[:5] == b"%PDF-"
 
 
 def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, compose, cli):
