@@ -211,6 +211,52 @@ def test_show_lays_out_played_episodes_step_by_step(tmp_path, tiny_checkpoint, e
     assert "no played episode with seed 99" in capsys.readouterr().err
 
 
+def test_a_shared_agent_plays_as_the_original_and_its_card_carries_the_measured_score(
+    tmp_path, tiny_checkpoint, eval_config, monkeypatch
+):
+    import huggingface_hub
+
+    from bct.share import main as share_main
+
+    first = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=3", "fold=test"))
+    measured = json.loads((first / "results.json").read_text())
+    out = tmp_path / "shared" / "tiny-twc"
+    calls = []
+
+    class Hub:  # the hub's API as huggingface_hub offers it, recording instead of uploading
+        def __init__(self, token=None):
+            calls.append(("token", token))
+
+        def create_repo(self, repo_id, **kw):
+            calls.append(("create", repo_id))
+            return f"https://huggingface.co/{repo_id}"
+
+        def upload_folder(self, folder_path, repo_id, **kw):
+            calls.append(("upload", sorted(p.name for p in Path(folder_path).iterdir())))
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", Hub)
+    monkeypatch.setenv("HF_TOKEN", "hf_secret_token_123")
+    share_main([str(tiny_checkpoint), str(out), "--results", str(tmp_path / "results"), "--push", "me/tiny-twc"])
+    card = (out / "README.md").read_text()
+    meta = card.split("---")[1]
+    assert f"value: {round(measured['avg_score'], 4)}" in meta and "split: test" in meta and "config: twc" in meta
+    assert f"| twc | modules | off | test | 3 | {measured['avg_score']:.3f} |" in card
+    assert calls[0] == ("token", "hf_secret_token_123") and calls[1] == ("create", "me/tiny-twc")
+    assert {"README.md", "model.safetensors", "bct_config.json", "tokenizer.json"} <= set(calls[2][1])
+    assert not any("hf_secret" in p.read_text(errors="ignore") for p in out.iterdir())  # the token: nowhere
+
+    again = ev.evaluate(eval_config(f"checkpoint={out}", "num_variations=3", "fold=test"))
+    replay = json.loads((again / "results.json").read_text())
+    assert again != first and replay["settings"]["fingerprint"] == measured["settings"]["fingerprint"]
+    assert [(v["seed"], v["score"], v["steps"]) for v in replay["per_variation"]] == [
+        (v["seed"], v["score"], v["steps"]) for v in measured["per_variation"]
+    ]
+    with pytest.raises(UserError, match="exists and is not empty"):
+        from bct.share import share
+
+        share(tiny_checkpoint, out)
+
+
 def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny_checkpoint, eval_config):
 
     old = tmp_path / "old"
