@@ -14,7 +14,7 @@ from pathlib import Path
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
 from bct.games import PAPER_GAMES, modules_label
-from bct.report import collect, invalid_share
+from bct.results import collect, invalid_share
 from bct.runs import training_length
 
 # Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).

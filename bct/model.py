@@ -53,7 +53,7 @@ def build_from_config(config: dict, tokenizer, locality: list[float] | None = No
     -slope * distance, so that head first attends near itself (0: no preference, as T5 starts).
     T5's bias starts near zero, which spreads attention over the whole prompt: a small model
     trained from scratch then never learns to read a word a few places from another ("To the
-    North you see the <e6>": which way is <e6>?), while with local heads it does (README,
+    North you see the <e6>": which way is <e6>?), while with local heads it does (docs/training.md,
     "Offline reproduction"). The bias is learned from there on, as usual.
     """
     from transformers import T5Config, T5ForConditionalGeneration

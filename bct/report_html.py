@@ -15,7 +15,7 @@ from pathlib import Path
 from bct.files import write_atomic
 from bct.games import modules_label
 from bct.prompt import unpack
-from bct.report import episodes, invalid_share, solved
+from bct.results import episodes, invalid_share, solved
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222; }
@@ -155,7 +155,7 @@ def episode_html(ep: dict) -> str:
 
 
 def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> Path:
-    """Write the page for these results rows (bct.report.collect); returns its path."""
+    """Write the page for these results rows (bct.results.collect); returns its path."""
     results_dir, path = Path(results_dir), Path(path)
     agents = sorted({r["agent"] for r in rows})
     games = sorted({r["game"] for r in rows})

@@ -19,7 +19,7 @@ from pathlib import Path
 from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.games import modules_label
 from bct.model import load_checkpoint, weights_fingerprint
-from bct.report import collect
+from bct.results import collect
 
 # What a hub folder needs to be loaded and played again (the trainer's resumable state stays behind);
 # *.bin: training_args.bin is part of the weights' fingerprint (bct.model.weights_fingerprint).

@@ -21,8 +21,8 @@ from bct.data import check_examples, data_path
 from bct.errors import ArgumentParser, UserError, exits_cleanly
 from bct.games import FOLDS, get_game, modules_label
 from bct.prompt import unpack
-from bct.report import collect, episodes, solved
 from bct.representation import REPRESENTATIONS, get_representation
+from bct.results import collect, episodes, solved
 
 
 def layout(source: str) -> Table:

@@ -17,7 +17,7 @@ from pathlib import Path
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
 from bct.games import PAPER_GAMES
-from bct.report import collect
+from bct.results import collect
 
 TWX_GAMES = (*PAPER_GAMES, "simonsays", "simonsays-memory", "peckingorder", "coin", "cookingworld")
 TALES_GAMES = ("cookingworld-tales", "simonsays-memory-tales", "coin-tales")

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 import bct.evaluate as ev
-from bct.report import collect
 from bct.report_html import write_html
+from bct.results import collect
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,4 @@
-"""The package's imports point down one stack (README, "Layers"), with no cycle."""
+"""The package's imports point down one stack (docs/internals.md, "Layout"), with no cycle."""
 
 import ast
 from pathlib import Path
@@ -11,10 +11,11 @@ PACKAGE = Path(bct.__file__).parent
 LAYERS = [
     ["errors", "files", "threads", "text", "resume"],  # basics
     ["games", "modules", "env", "gold"],  # games and modules
-    ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "settings", "show"],
+    ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "settings"],
     ["model", "decoding"],  # model
-    ["training", "agents", "rollout", "evaluate"],  # training and evaluation
-    ["job", "train", "tune", "report", "compare", "generalize", "twx_table"],  # jobs, tuning and reports
+    ["training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results
+    # jobs, tuning, reports and sharing
+    ["job", "train", "tune", "report", "report_html", "compare", "generalize", "twx_table", "show", "share"],
 ]
 
 

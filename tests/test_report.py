@@ -53,7 +53,7 @@ def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_
 
 
 def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, compose, cli):
-    from bct.report import collect
+    from bct.results import collect
     from bct.tune import read_jobs
 
     ev.evaluate(

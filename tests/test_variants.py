@@ -9,7 +9,7 @@ from bct.agents import OracleAgent
 from bct.errors import UserError
 from bct.games import from_record, get_game
 from bct.generalize import main as generalize
-from bct.report import collect
+from bct.results import collect
 from bct.rollout import rollout
 from bct.training import train
 
