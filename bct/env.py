@@ -71,7 +71,9 @@ class ModularEnv:
     def of(cls, game: Game, modules: bool) -> ModularEnv:
         """`game` played with its own module (modules=True) or without, and with the working memory where
         the game says so (`game.memory`)."""
-        return cls(game, ([game.module] if modules and game.module else []) + (["memory"] if game.memory else []))
+        return cls(
+            game, ([game.module] if modules and game.module else []) + ([game.memory_module] if game.memory else [])
+        )
 
     def module(self, name: str) -> Module:
         return next(m for m in self.modules if m.name == name)
@@ -110,6 +112,9 @@ class ModularEnv:
         for m in self.modules:
             if m.owns(action):
                 answer = m.run(action)
+                for other in self.modules:
+                    if other is not m:
+                        other.heard(action, answer)
                 self.last = replace(
                     self.last,
                     observation=answer,
@@ -124,6 +129,7 @@ class ModularEnv:
     def _from_game(self, obs: str, infos: dict, action: str | None) -> Step:
         for m in self.modules:
             m.observe(obs, infos["look"], infos["inventory"])
+            m.scored(float(infos["score"]))
         env_actions = list(infos["validActions"])
         self._n_env = len(env_actions)
         self.last = Step(

@@ -58,6 +58,7 @@ class Game:
     overrides: tuple[tuple[str, int], ...] = ()  # what a variant sets on top of its preset
     memory: bool = False  # played with the working memory (bct/modules/memory.py) beside its module
     memory_default: bool = False  # the preset's own setting: on for the games that need to remember
+    memory_module: str = "memory"  # which working memory (bct/modules/): its facts and rules fit the game
     step_limit: int = (
         50  # an evaluation's default actions per episode (module calls included): room for the longest gold path
     )
@@ -115,6 +116,8 @@ class Game:
         }
 
 
+TWC_MEMORY = {"memory": True, "memory_default": True, "memory_module": "memory-twc"}
+
 GAMES: dict[str, Game] = {
     g.name: g
     for g in [
@@ -123,10 +126,13 @@ GAMES: dict[str, Game] = {
         # beyond the paper: the navigator also says which way to move (bct/modules/navigation_directions.py)
         Game("mapreader-directions", "mapreader", "", "navigation-directions", "mapreader"),
         Game("sorting", "sorting", "", "sortquantity", "sorting"),
-        Game("twc", "twc", _TWC_PARAMS.format(rooms=1, items=1), "kb-twc", "twc"),
-        # TextWorld Commonsense levels after seed 003; TWX allows at most 4 items to put away.
-        Game("twc-medium", "twc", _TWC_PARAMS.format(rooms=1, items=3), "kb-twc", "twc"),
-        Game("twc-hard", "twc", _TWC_PARAMS.format(rooms=2, items=4), "kb-twc", "twc"),
+        Game("twc", "twc", _TWC_PARAMS.format(rooms=1, items=1), "kb-twc", "twc", memory_module="memory-twc"),
+        # TextWorld Commonsense levels after seed 003; TWX allows at most 4 items to put away. Played with
+        # the working memory (what the knowledge base said, which places were tried wrong, the rooms).
+        *(
+            Game(name, "twc", _TWC_PARAMS.format(rooms=rooms, items=items), "kb-twc", "twc", **TWC_MEMORY)
+            for name, rooms, items in [("twc-medium", 1, 3), ("twc-hard", 2, 4)]
+        ),
         # TWX's other four games, at its defaults, played with the working memory
         *(
             Game(name, twx, params, "", family, memory=True, memory_default=True, step_limit=limit)

@@ -88,36 +88,44 @@ def follow_memory(action: str, env: ModularEnv):
     that it knows; this one reaches the path's last action (`take coin`, `eat meal`) by the memory's next
     step (the recipe's next step, the nearest closed door, container or unvisited room it remembers), so
     that every move follows from what was observed. Actions before the last are TWX's."""
-    if action != MEMORY_GOALS[env.game.family]:
+    goal = MEMORY_GOALS[env.game.family]
+    if action != goal:
         yield action
         return
-    while action not in env.last.valid_actions:
+    while not env.last.done and (goal == UNTIL_DONE or action not in env.last.valid_actions):
         step = yield "recall next"
         m = _NEXT.match(step.observation)
         if not m:
             raise ValueError(f"the memory gave no next step: {step.observation!r}")
         yield m.group(1)
-    yield action
+    if goal != UNTIL_DONE and not env.last.done:
+        yield action
 
 
-def memory_plan(game, gold: list[str]) -> list[str]:
+def memory_plan(game, gold: list[str], modules: bool = True) -> list[str]:
     """Recall where a Markov agent would need an observation it no longer sees:
     - Simon Says shown once (memorization=1): `recall next` before each of Simon's actions;
     - CookingWorld: TWX's path until the cookbook is read, then its last action (`eat meal`), reached
       by `follow_memory`;
-    - Coin: only the last action (`take coin`), reached by `follow_memory`."""
+    - Coin: only the last action (`take coin`), reached by `follow_memory`;
+    - twc: every action by the memory's next step (`follow_memory`), until every object is in its place;
+      where the knowledge base gives several places here, the memory's first is tried, and a put that
+      lowers the score is remembered and undone, as an agent would have to."""
     if game.family == "simonsays" and game.param_values.get("memorization") == 1:
         return [a for action in gold for a in ("recall next", action)]
     if game.family == "cookingworld" and "read cookbook" in gold:
         return gold[: gold.index("read cookbook") + 1] + [MEMORY_GOALS["cookingworld"]]
     if game.family == "coin":
         return [MEMORY_GOALS["coin"]]
+    if game.family == "twc" and modules:  # the memory's plan asks the knowledge base; without it, TWX's path
+        return [UNTIL_DONE]
     return gold
 
 
 # Games played by the memory's plans, with or without other modules: the gold path's last action, which
 # `follow_memory` reaches by the memory's next steps.
-MEMORY_GOALS = {"coin": "take coin", "cookingworld": "eat meal"}
+UNTIL_DONE = "(until the game ends)"  # a goal that is no action: follow the memory until the game is won
+MEMORY_GOALS = {"coin": "take coin", "cookingworld": "eat meal", "twc": UNTIL_DONE}
 MEMORY_RULES: dict[str, Rule] = {family: follow_memory for family in MEMORY_GOALS}
 
 RULES: dict[str, Rule] = {
@@ -165,7 +173,7 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
     if modules and env.game.family in PLANS:
         gold = PLANS[env.game.family](gold)
     if env.game.memory:
-        gold = memory_plan(env.game, gold)
+        gold = memory_plan(env.game, gold, modules)
         rule = MEMORY_RULES.get(env.game.family, rule)
     try:
         for gold_action in gold:

@@ -19,10 +19,11 @@ def envs():
     """One TWX environment (one JVM) per (game, with modules), shared by the whole test session."""
     cache = {}
 
-    def get(game: str, modules: bool = True) -> ModularEnv:
-        key = (game, modules)
+    def get(game, modules: bool = True) -> ModularEnv:  # a game's name, or a Game (a variant)
+        game = get_game(game) if isinstance(game, str) else game
+        key = (game.name, modules)
         if key not in cache:
-            cache[key] = ModularEnv.of(get_game(game), modules)
+            cache[key] = ModularEnv.of(game, modules)
         return cache[key]
 
     yield get

@@ -33,7 +33,7 @@ def test_paper_experiments(game, epochs, compose):
 
 @pytest.mark.parametrize(
     "game, modules, epochs, distinct",
-    [("twc", True, 30, True), ("mapreader", True, 2, True), ("twc-hard", True, 4, True), ("sorting", False, 4, False)],
+    [("twc", True, 30, True), ("mapreader", True, 2, True), ("twc-hard", True, 2, True), ("sorting", False, 4, False)],
 )
 def test_the_cpu_preset_trains_each_game_as_long_as_it_needs_and_the_baseline_no_less(
     game, modules, epochs, distinct, compose

@@ -159,9 +159,18 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
 
 
 def test_registry_and_ownership():
-    assert set(MODULES) == {"calc", "navigation", "navigation-directions", "sortquantity", "kb-twc", "memory"}
+    assert set(MODULES) == {
+        "calc",
+        "navigation",
+        "navigation-directions",
+        "sortquantity",
+        "kb-twc",
+        "memory",
+        "memory-twc",
+    }
     with pytest.raises(
-        UserError, match="valid choices: calc, kb-twc, memory, navigation, navigation-directions, sortquantity"
+        UserError,
+        match="valid choices: calc, kb-twc, memory, memory-twc, navigation, navigation-directions, sortquantity",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

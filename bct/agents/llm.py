@@ -21,7 +21,7 @@ from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest
 from bct.errors import UserError, unknown
 from bct.files import write_atomic
 from bct.games import Game, modules_label
-from bct.modules.memory import Memory
+from bct.modules import make_module
 
 log = logging.getLogger(__name__)
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users
@@ -414,7 +414,7 @@ class LLMAgent(Agent):
         self._episodes[seed] = {
             **{"game": game, "modules": modules, "turns": [], "system": None, "last_score": 0.0},
             # the agent's own working memory, written from what it observes and does, as the env's is
-            "memory": Memory() if game.memory else None,
+            "memory": make_module(game.memory_module) if game.memory else None,
         }
 
     def _messages(self, ob: Observation) -> list[dict]:
@@ -442,6 +442,9 @@ class LLMAgent(Agent):
                 memory.acted(ob.actions[-1])
             if not ob.step.from_module:
                 memory.observe(ob.step.observation, ob.step.look, ob.step.inventory)
+                memory.scored(ob.step.score)
+            elif ob.actions and not memory.owns(ob.actions[-1]):  # another module's answer
+                memory.heard(ob.actions[-1], ob.step.observation)
             prompt = P.memory_prompt(memory.facts) + prompt
         ep["turns"].append({"role": "user", "content": prompt})
         turns = ep["turns"][-(2 * self.history_turns - 1) :]

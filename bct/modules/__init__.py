@@ -7,6 +7,7 @@ from bct.modules.base import Module
 from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.memory import Memory
+from bct.modules.memory_twc import TidyMemory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
 from bct.modules.sortquantity import SortQuantity
@@ -18,6 +19,7 @@ MODULES: dict[str, type[Module]] = {
     "sortquantity": SortQuantity,
     "kb-twc": KnowledgeBaseTWC,
     "memory": Memory,
+    "memory-twc": TidyMemory,
 }
 
 

@@ -28,6 +28,12 @@ class Module:
     def acted(self, action: str) -> None:
         """The agent took `action` (a game action or another module's command); called before its answer."""
 
+    def heard(self, action: str, answer: str) -> None:
+        """Another module answered the agent's `action` with `answer` (the agent reads it as its observation)."""
+
+    def scored(self, score: float) -> None:
+        """The game's score after the latest game step (the agent sees it too)."""
+
     def commands(self) -> list[str]:
         """Commands offered to the agent now."""
         return []
