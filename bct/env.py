@@ -97,6 +97,7 @@ class ModularEnv:
             ) from None
         for m in self.modules:
             m.reset()
+            m.given(infos["taskDescription"])
         return self._from_game(obs, infos, action=None)
 
     def gold_actions(self) -> list[str]:

@@ -122,7 +122,7 @@ GAMES: dict[str, Game] = {
     g.name: g
     for g in [
         Game("arithmetic", "arithmetic", "", "calc", "arithmetic"),
-        Game("mapreader", "mapreader", "", "navigation", "mapreader"),
+        Game("mapreader", "mapreader", "", "navigation", "mapreader", memory_module="memory-mapreader"),
         # beyond the paper: the navigator also says which way to move (bct/modules/navigation_directions.py)
         Game("mapreader-directions", "mapreader", "", "navigation-directions", "mapreader"),
         Game("sorting", "sorting", "", "sortquantity", "sorting"),

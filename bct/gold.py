@@ -42,6 +42,8 @@ def mapreader(action: str, env: ModularEnv):
     coin_room, box_room = text.task_rooms(env.last.task)
     goal = box_room if "coin" in env.last.inventory else coin_room
     nav = env.module(env.game.module)
+    if env.game.memory:  # the room to head for, from the memory: in the latest observation, where it is read
+        yield "recall next"
     yield f"next step to {goal}"
     yield f"move {nav.exits[nav.last_path[1]]}"
 

@@ -176,6 +176,21 @@ def test_twc_memory_puts_where_the_knowledge_base_said_and_undoes_a_wrong_put():
     )
 
 
+def test_mapreader_memory_heads_for_the_coin_then_the_box():
+    from bct.modules.memory_mapreader import GoalMemory
+
+    m = GoalMemory()
+    assert m.run("recall next") == "I remember no task naming rooms; nothing to recall."
+    m.given("Your task is to take the coin that is located in the pantry, and put it into the box found in the garage.")
+    m.observe("", "You are in the kitchen. To the North you see the pantry.", "Inventory: ")
+    assert m.run("recall next") == "Next: next step to pantry (the coin is there)."
+    m.observe("", "You are in the pantry. You see a coin. To the South you see the kitchen.", "Inventory: ")
+    assert m.run("recall next") == "Next: take coin (it is here)."
+    m.observe("You take the coin.", "You are in the pantry. To the South you see the kitchen.", "Inventory:   a coin")
+    assert m.run("recall next") == "Next: next step to garage (the box is there)."
+    assert [f.args for f in m.ground("goal")] == [("coin", "pantry"), ("box", "garage")]
+
+
 def test_a_fact_not_observed_is_never_answered():
     m = played(("obs", COOKBOOK))
     m.observe("You take the red apple.", "", "")
@@ -228,6 +243,7 @@ def test_memory_is_named_and_recorded_as_a_setting_of_the_game():
         ("cookingworld-tales", True),
         ("simonsays-memory-tales", True),
         ("twc-hard", True),
+        ("mapreader", True),
     ],
 )
 def test_gold_paths_of_the_new_games_score_one(game, memory):
@@ -237,9 +253,14 @@ def test_gold_paths_of_the_new_games_score_one(game, memory):
     assert all(t.ok for t in trajs), [t.error for t in trajs]
     assert all(len(t.actions) <= g.step_limit for t in trajs)  # the game's own step limit leaves room
     recalls = sum(a == "recall next" for t in trajs for a in t.actions)
-    needs = memory and game.startswith(("simonsays-memory", "cookingworld", "coin", "twc"))
+    needs = memory and game.startswith(("simonsays-memory", "cookingworld", "coin", "twc", "mapreader"))
     needs = needs and game != "coin-tales"  # one room: the coin is in reach from the start
     assert (recalls > 0) == needs  # memory calls exactly where a Markov agent needs them
+    if game == "mapreader":  # every recall names the navigator's question that follows it
+        for t in trajs:
+            for before, after in zip(t.steps[1:], t.steps[2:]):
+                if before.action == "recall next":
+                    assert before.observation.startswith(f"Next: {after.action} (") and after.from_module
     if game.startswith("simonsays-memory") and memory:  # every recall answers the action that follows it
         for t in trajs:
             for before, after in zip(t.steps[1:], t.steps[2:]):

@@ -170,7 +170,7 @@ def test_registry_and_ownership():
     }
     with pytest.raises(
         UserError,
-        match="valid choices: calc, kb-twc, memory, memory-twc, navigation, navigation-directions, sortquantity",
+        match="valid choices: calc, kb-twc, memory, memory-mapreader, memory-twc, navigation, navigation-directions, sortquantity",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

@@ -438,6 +438,8 @@ class LLMAgent(Agent):
         prompt = P.step_prompt(observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think)
         memory = ep["memory"]
         if memory is not None:  # seed 004: the facts remembered so far, in natural language, before the step
+            if not ob.actions:
+                memory.given(ob.step.task)
             if ob.actions:
                 memory.acted(ob.actions[-1])
             if not ob.step.from_module:

@@ -7,6 +7,7 @@ from bct.modules.base import Module
 from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.memory import Memory
+from bct.modules.memory_mapreader import GoalMemory
 from bct.modules.memory_twc import TidyMemory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
@@ -20,6 +21,7 @@ MODULES: dict[str, type[Module]] = {
     "kb-twc": KnowledgeBaseTWC,
     "memory": Memory,
     "memory-twc": TidyMemory,
+    "memory-mapreader": GoalMemory,
 }
 
 

@@ -31,6 +31,9 @@ class Module:
     def heard(self, action: str, answer: str) -> None:
         """Another module answered the agent's `action` with `answer` (the agent reads it as its observation)."""
 
+    def given(self, task: str) -> None:
+        """The task of the episode that starts (the agent reads it too)."""
+
     def scored(self, score: float) -> None:
         """The game's score after the latest game step (the agent sees it too)."""
 
