@@ -166,6 +166,7 @@ def test_registry_and_ownership():
         "sortquantity",
         "kb-twc",
         "memory",
+        "memory-mapreader",
         "memory-twc",
     }
     with pytest.raises(
