@@ -103,8 +103,14 @@ def test_a_requeued_job_resumes_from_its_checkpoint_and_finishes(cluster, tmp_pa
         time.sleep(0.3)
     job_id = json.loads(next((tmp_path / "sweep").glob("*/job.json")).read_text())["slurm_job_id"]
     subprocess.run(["scontrol", "requeue", job_id], check=True)
-    time.sleep(1)
-    subprocess.run(["scontrol", "update", f"jobid={job_id}", "StartTime=now"], check=True)  # skip the requeue delay
+    # skip SLURM's requeue delay (two minutes): once the job is pending again, let it start now
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        state = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%T"], capture_output=True, text=True).stdout
+        if state.strip() == "PENDING":
+            subprocess.run(["scontrol", "update", f"jobid={job_id}", "StartTime=now"], check=True)
+            break
+        time.sleep(0.3)
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out[-3000:]
     job = json.loads(next((tmp_path / "sweep").glob("*/job.json")).read_text())

@@ -18,7 +18,7 @@ PLACEHOLDERS_REP = get_representation("placeholders")
 @pytest.fixture(scope="module")
 def gold_rows(tmp_path_factory):
     out = tmp_path_factory.mktemp("data")
-    generate(list(GAMES), [True, False], ["train", "dev", "test"], num_games=8, out_dir=out, progress=False)
+    generate(list(GAMES), [True, False], ["train", "dev", "test"], num_games=4, out_dir=out, progress=False)
     return [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
 
 

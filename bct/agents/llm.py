@@ -268,10 +268,15 @@ class LocalBackend:
                 for j, t in enumerate(tails):
                     ids[j, : len(prompt) + len(t)] = torch.tensor(prompt + t)
                     mask[j, : len(prompt) + len(t)] = 1
-                logp = self.lm(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits.float()
+                # the vocabulary's logits only where the tails are predicted (a 262k-word vocabulary over the
+                # whole prompt would cost more than the rest of the model)
+                keep = width - len(prompt) + 1
+                logp = self.lm(
+                    input_ids=ids.to(self.device), attention_mask=mask.to(self.device), logits_to_keep=keep
+                ).logits.float()
                 logp = logp.log_softmax(-1).cpu()
                 for j, t in enumerate(tails):  # token k of the tail is predicted at position len(prompt) + k - 1
-                    pos = torch.arange(len(prompt) - 1, len(prompt) - 1 + len(t))
+                    pos = torch.arange(len(t))  # of the kept positions, which start at len(prompt) - 1
                     scores.append(logp[j, pos, torch.tensor(t)].mean().item())
         best = max(range(len(actions)), key=lambda k: scores[k])
         return {"text": actions[best], "prompt_tokens": len(prompt), "completion_tokens": 0, "scores": scores}
