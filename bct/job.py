@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -123,6 +125,18 @@ def timed_out(e: BaseException | None) -> bool:
     return False
 
 
+def keep_time_limit_notice() -> None:
+    """In a SLURM job, let SLURM's SIGCONT pass silently.
+
+    SLURM sends SIGCONT just before the time-limit signal; submitit logs every SIGCONT, and when the
+    time-limit signal lands while that log line is being written, the exception its handler raises to
+    stop the job is swallowed by `logging` ("--- Logging error ---"). The job then trains on until
+    SLURM kills it, leaves no result, and (where SLURM keeps no accounting) the sweep waits forever.
+    """
+    if "SLURM_JOB_ID" in os.environ and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGCONT, signal.SIG_DFL)
+
+
 def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     """Train, then evaluate if asked; `job.json` (and `error.txt` on failure) in the job folder say how it went.
 
@@ -138,6 +152,7 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
         "evaluate_after": after,
         **({"slurm_job_id": os.environ["SLURM_JOB_ID"]} if "SLURM_JOB_ID" in os.environ else {}),
     }
+    keep_time_limit_notice()
     if process_state().is_main_process:  # a job killed before it ends still says which job it was
         write_json(job_dir / JOB, record)
     try:

@@ -45,7 +45,7 @@ def cluster():
         subprocess.run(["bash", str(SCRIPT), "down"], capture_output=True, timeout=60)
 
 
-def sweep(tmp_path, *args, background=False):
+def sweep(tmp_path, *args, background=False, timeout=600):
     cmd = [
         sys.executable,
         "-m",
@@ -70,7 +70,7 @@ def sweep(tmp_path, *args, background=False):
     ]
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
 
 
 def test_an_epoch_sweep_runs_as_slurm_jobs_and_tune_reads_them(cluster, tmp_path, capsys):
@@ -122,14 +122,18 @@ def test_a_requeued_job_resumes_from_its_checkpoint_and_finishes(cluster, tmp_pa
 
 
 def test_a_job_past_its_time_limit_is_reported_as_killed_not_as_a_result(cluster, tmp_path, capsys):
-    # a one-minute limit, no requeue, and a training far longer than that
+    # a two-minute limit whose warning signal comes a minute before it (SLURM checks every 30 s or so; an
+    # earlier signal could land before submitit's handler is installed and kill the job unreported),
+    # no requeue, and a training far longer than that
     r = sweep(
         tmp_path,
         "epochs=null",
         "max_steps=1000000",
         "evaluate_after=none",
-        "hydra.launcher.timeout_min=1",
+        "hydra.launcher.timeout_min=2",
+        "hydra.launcher.signal_delay_s=60",
         "hydra.launcher.max_num_timeout=0",
+        timeout=400,  # a job that leaves no result would keep the sweep waiting
     )
     assert r.returncode != 0
     job = json.loads(next((tmp_path / "sweep").glob("*/job.json")).read_text())

@@ -193,3 +193,45 @@ def test_select_on_dev_keeps_checkpoints_chooses_by_dev_score_and_resumes(train_
 def test_ties_go_to_fewer_epochs():
     entries = [{"epochs": 4, "score": 0.9}, {"epochs": 2, "score": 0.9}, {"epochs": 6, "score": 0.8}]
     assert jobs.best(entries)["epochs"] == 2
+
+
+class TimeLimit(Exception):
+    pass
+
+
+def test_slurms_time_limit_signal_is_not_lost_while_sigcont_is_logged(monkeypatch):
+    """SLURM sends SIGCONT just before the time-limit signal (SIGUSR2 through submitit). submitit logs each
+    SIGCONT; a time-limit signal that lands during that log line raises inside `logging`, which swallows
+    it, and the job trains on until it is killed. bct's job lets SIGCONT pass silently."""
+    import io
+    import logging
+    import os
+    import signal
+
+    class Stream(io.StringIO):  # the time-limit signal arrives while a log line is written
+        def write(self, s):
+            os.kill(os.getpid(), signal.SIGUSR2)
+            return super().write(s)
+
+    logger = logging.getLogger("submitit-like")
+    logger.propagate = False
+    logger.addHandler(logging.StreamHandler(Stream()))
+    monkeypatch.setattr(logging, "raiseExceptions", False)  # as in production: handleError says nothing
+
+    def time_limit(signum, frame):
+        raise TimeLimit
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGCONT, signal.SIGUSR2)}
+    try:
+        signal.signal(signal.SIGUSR2, time_limit)
+        signal.signal(signal.SIGCONT, lambda signum, frame: logger.warning("Bypassing signal SIGCONT"))
+        os.kill(os.getpid(), signal.SIGCONT)  # what submitit does alone: the time limit is lost
+        monkeypatch.setenv("SLURM_JOB_ID", "7")
+        jobs.keep_time_limit_notice()
+        assert signal.getsignal(signal.SIGCONT) == signal.SIG_DFL
+        with pytest.raises(TimeLimit):  # with bct's job: SIGCONT passes, the time limit stops the job
+            os.kill(os.getpid(), signal.SIGCONT)
+            os.kill(os.getpid(), signal.SIGUSR2)
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
