@@ -1,4 +1,4 @@
-"""bench/gpu.py in its reduced form: the GPU protocol's code paths run on a CPU and print its table."""
+"""bench scripts in reduced form: the GPU protocol on a CPU prints its table; the LLM rank bench agrees with its baseline."""
 
 import subprocess
 import sys
@@ -29,3 +29,18 @@ def test_the_gpu_protocol_runs_reduced_on_a_cpu_and_prints_its_table():
     assert len(rows) == 8 and {r.split("|")[4].strip() for r in rows} == {"diverse beams", "rank"}
     assert all(0.0 <= float(r.split("|")[8]) <= 1.0 for r in rows)
     assert lines[-1].startswith("ratio (batched / one at a time, rank, fp32): ")
+
+
+@pytest.mark.slow
+def test_llm_rank_bench_agrees_with_its_baseline_and_prints_the_ratio():
+    r = subprocess.run(
+        [sys.executable, "bench/llm_rank.py", "--model", "tiny", "--steps", "3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    lines = r.stdout.splitlines()
+    assert float(lines[-2].removeprefix("largest score difference: ")) < 1e-4  # the same scores, read once
+    assert lines[-1].startswith("ratio (baseline / shared): ") and float(lines[-1].split(": ")[1]) > 0

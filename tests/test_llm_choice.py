@@ -3,28 +3,30 @@ likelihood, or greedy decoding restricted to the offered actions' tokens."""
 
 import pytest
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import Gemma3ForCausalLM, Gemma3TextConfig, LlamaConfig, LlamaForCausalLM
 
 from bct.agents.llm import LLMAgent, LocalBackend
 from bct.errors import UserError
 from bct.games import get_game
 from bct.tokenizer import train_tokenizer
 
-ACTIONS = ["take apple", "put apple in fridge", "query apple", "move north", "look around", "open fridge door"]
+ACTIONS = ["look", "take apple", "put apple in fridge", "query apple", "move north", "look around", "open fridge door"]
 MESSAGES = [
     {"role": "system", "content": "You are a robot in a text game. Your task: put the apple away."},
     {"role": "user", "content": "You are in the kitchen. You see an apple and a closed fridge."},
 ]
 
 
-@pytest.fixture(scope="module")
-def local_model(tmp_path_factory):
-    """A tiny causal LM built from a config, with a tokenizer trained here, saved as a local folder."""
+@pytest.fixture(scope="module", params=["llama", "gemma3-sliding-window"])
+def local_model(request, tmp_path_factory):
+    """A tiny causal LM built from a config, with a tokenizer trained here, saved as a local folder: a
+    Llama, and a Gemma 3 whose sliding-window layers see fewer tokens than the prompt has (as Gemma 3
+    270M's 512-token window does on a long game prompt)."""
     folder = tmp_path_factory.mktemp("tiny-lm")
     texts = [m["content"] for m in MESSAGES] + ACTIONS + ["System: User: Assistant:"]
     tok = train_tokenizer(texts * 3, vocab_size=200)
     torch.manual_seed(0)
-    config = LlamaConfig(
+    sizes = dict(
         vocab_size=len(tok),
         hidden_size=32,
         intermediate_size=64,
@@ -34,9 +36,18 @@ def local_model(tmp_path_factory):
         max_position_embeddings=512,
         pad_token_id=tok.pad_token_id,
     )
-    LlamaForCausalLM(config).save_pretrained(folder)
+    if request.param == "llama":
+        LlamaForCausalLM(LlamaConfig(**sizes)).save_pretrained(folder)
+    else:
+        config = Gemma3TextConfig(
+            **sizes, head_dim=8, sliding_window=8, layer_types=["sliding_attention", "full_attention"]
+        )
+        Gemma3ForCausalLM(config).save_pretrained(folder)
     tok.save_pretrained(folder)
-    return LocalBackend(str(folder), device="cpu")
+    backend = LocalBackend(str(folder), device="cpu")
+    if request.param != "llama":
+        assert len(backend.encode(MESSAGES)["input_ids"][0]) > 2 * config.sliding_window
+    return backend
 
 
 def test_rank_scores_are_the_models_own_mean_log_likelihood(local_model):

@@ -251,33 +251,40 @@ class LocalBackend:
 
     def rank(self, messages: list[dict], actions: list[str], batch: int = 8) -> dict:
         """The offered action with the highest length-normalised log-likelihood after the prompt (each
-        action's tokens appended to the prompt's), scored in batches of `batch` candidates."""
+        action's tokens appended to the prompt's), scored in batches of `batch` candidates.
+
+        The prompt is read once; its cache, copied for each batch, serves every candidate, so a step
+        costs one pass over the prompt plus one over the candidates' few tokens."""
+        import copy
+
         import torch
 
         prompt = self.encode(messages)["input_ids"][0].tolist()
         space = "" if self.tokenizer.chat_template else " "  # a transcript ends 'Assistant:'
         scores: list[float] = []
         with self._lock, torch.inference_mode():
+            read = self.lm(input_ids=torch.tensor([prompt], device=self.device), use_cache=True, logits_to_keep=1)
+            first = read.logits[0, -1].float().log_softmax(-1).cpu()  # predicts each tail's first token
             for i in range(0, len(actions), batch):
                 tails = [
                     self.tokenizer(space + a, add_special_tokens=False)["input_ids"] for a in actions[i : i + batch]
                 ]
-                width = len(prompt) + max(len(t) for t in tails)
+                width = max(len(t) for t in tails)
                 ids = torch.full((len(tails), width), self.tokenizer.pad_token_id or 0, dtype=torch.long)
-                mask = torch.zeros_like(ids)
+                mask = torch.zeros((len(tails), len(prompt) + width), dtype=torch.long)
+                mask[:, : len(prompt)] = 1
                 for j, t in enumerate(tails):
-                    ids[j, : len(prompt) + len(t)] = torch.tensor(prompt + t)
-                    mask[j, : len(prompt) + len(t)] = 1
-                # the vocabulary's logits only where the tails are predicted (a 262k-word vocabulary over the
-                # whole prompt would cost more than the rest of the model)
-                keep = width - len(prompt) + 1
-                logp = self.lm(
-                    input_ids=ids.to(self.device), attention_mask=mask.to(self.device), logits_to_keep=keep
-                ).logits.float()
-                logp = logp.log_softmax(-1).cpu()
-                for j, t in enumerate(tails):  # token k of the tail is predicted at position len(prompt) + k - 1
-                    pos = torch.arange(len(t))  # of the kept positions, which start at len(prompt) - 1
-                    scores.append(logp[j, pos, torch.tensor(t)].mean().item())
+                    ids[j, : len(t)] = torch.tensor(t)
+                    mask[j, len(prompt) : len(prompt) + len(t)] = 1
+                past = copy.deepcopy(read.past_key_values)
+                past.batch_repeat_interleave(len(tails))
+                logits = self.lm(
+                    input_ids=ids.to(self.device), attention_mask=mask.to(self.device), past_key_values=past
+                ).logits
+                logp = logits.float().log_softmax(-1).cpu()
+                for j, t in enumerate(tails):  # token k > 0 of the tail is predicted at tail position k - 1
+                    rest = logp[j, torch.arange(len(t) - 1), torch.tensor(t[1:], dtype=torch.long)]
+                    scores.append(torch.cat([first[t[0]].reshape(1), rest]).mean().item())
         best = max(range(len(actions)), key=lambda k: scores[k])
         return {"text": actions[best], "prompt_tokens": len(prompt), "completion_tokens": 0, "scores": scores}
 
