@@ -19,24 +19,14 @@ import time
 from pathlib import Path
 
 import torch
+from rank import Recorder  # bench/rank.py: the oracle, keeping what it saw
 
-from bct.agents import OracleAgent
 from bct.agents.llm import LLMAgent, LocalBackend
 from bct.games import get_game
 from bct.rollout import rollout
 from bct.threads import set_threads
 
 GEMMA = Path.home() / ".cache" / "bct-tests" / "gemma3-270m-hf"
-
-
-class Recorder(OracleAgent):
-    def __init__(self, game):
-        super().__init__(game)
-        self.observations = []
-
-    def act(self, batch):
-        self.observations += batch
-        return super().act(batch)
 
 
 def baseline(b: LocalBackend, messages: list[dict], actions: list[str], batch: int = 8) -> list[float]:
