@@ -9,17 +9,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def bench(*args: str, timeout: int) -> list[str]:
+    """Run a bench script; the lines it printed."""
+    r = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    return r.stdout.splitlines()
+
+
 @pytest.mark.slow
 def test_the_gpu_protocol_runs_reduced_on_a_cpu_and_prints_its_table():
-    r = subprocess.run(
-        [sys.executable, "bench/gpu.py", "--reduced", "--variations", "2"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-    )
-    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    lines = r.stdout.splitlines()
+    lines = bench("bench/gpu.py", "--reduced", "--variations", "2", timeout=900)
     header = next(line for line in lines if line.startswith("| precision"))
     assert [c.strip() for c in header.strip("|").split("|")] == [
         "precision", "train s", "train peak MB", "decoding", "episodes at once", "episodes/s", "eval peak MB", "score"
@@ -33,14 +32,6 @@ def test_the_gpu_protocol_runs_reduced_on_a_cpu_and_prints_its_table():
 
 @pytest.mark.slow
 def test_llm_rank_bench_agrees_with_its_baseline_and_prints_the_ratio():
-    r = subprocess.run(
-        [sys.executable, "bench/llm_rank.py", "--model", "tiny", "--steps", "3"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    lines = r.stdout.splitlines()
+    lines = bench("bench/llm_rank.py", "--model", "tiny", "--steps", "3", timeout=300)
     assert float(lines[-2].removeprefix("largest score difference: ")) < 1e-4  # the same scores, read once
     assert lines[-1].startswith("ratio (baseline / shared): ") and float(lines[-1].split(": ")[1]) > 0
