@@ -37,6 +37,11 @@ class Step:
     from_module: bool = False
 
 
+def modules_of(game: Game, modules: bool) -> list[str]:
+    """The modules `game` is played with: its own (modules=True) and the working memory where `game.memory`."""
+    return ([game.module] if modules and game.module else []) + ([game.memory_module] if game.memory else [])
+
+
 def check_java() -> None:
     java = shutil.which("java")
     if java is None:
@@ -47,6 +52,43 @@ def check_java() -> None:
         major = int(m.group(1)) if m.group(1) != "1" else int(m.group(2) or 0)
         if major < 11:
             raise UserError(f"Java {major} was found. {JAVA_HELP}")
+
+
+class ModuleStack:
+    """Symbolic modules in front of one game, and the order in which they hear of it: the task at reset,
+    every game step's observation, look, inventory and score, every action taken, and each module's
+    answer (heard by the others). `ModularEnv` drives it from the game; an agent that keeps modules of
+    its own (agent=planner) drives it from what it observes, so both hear the same things."""
+
+    def __init__(self, modules: Sequence[str | Module] = ()):
+        self.modules = [make_module(m) if isinstance(m, str) else m for m in modules]
+
+    def module(self, name: str) -> Module:
+        return next(m for m in self.modules if m.name == name)
+
+    def start(self, task: str) -> None:
+        for m in self.modules:
+            m.reset()
+            m.given(task)
+
+    def saw(self, observation: str, look: str, inventory: str, score: float) -> None:
+        for m in self.modules:
+            m.observe(observation, look, inventory)
+            m.scored(score)
+
+    def owner(self, action: str) -> Module | None:
+        """Tell every module of `action`; the module that owns it (None: the game's)."""
+        for m in self.modules:
+            m.acted(action)
+        return next((m for m in self.modules if m.owns(action)), None)
+
+    def answered(self, owner: Module, action: str, answer: str) -> None:
+        for other in self.modules:
+            if other is not owner:
+                other.heard(action, answer)
+
+    def commands(self) -> list[str]:
+        return [c for m in self.modules for c in m.commands()]
 
 
 class ModularEnv:
@@ -62,7 +104,8 @@ class ModularEnv:
 
         check_java()
         self.game = game
-        self.modules = [make_module(m) if isinstance(m, str) else m for m in modules]
+        self.stack = ModuleStack(modules)
+        self.modules = self.stack.modules
         self.twx = TextWorldExpressEnv(envStepLimit=step_limit)
         self.twx.load(game.twx_name, game.params)
         self.last: Step | None = None
@@ -71,12 +114,10 @@ class ModularEnv:
     def of(cls, game: Game, modules: bool) -> ModularEnv:
         """`game` played with its own module (modules=True) or without, and with the working memory where
         the game says so (`game.memory`)."""
-        return cls(
-            game, ([game.module] if modules and game.module else []) + ([game.memory_module] if game.memory else [])
-        )
+        return cls(game, modules_of(game, modules))
 
     def module(self, name: str) -> Module:
-        return next(m for m in self.modules if m.name == name)
+        return self.stack.module(name)
 
     def reset(self, seed: int, fold: str = "train", gold: bool = True) -> Step:
         check_fold(fold)
@@ -95,9 +136,7 @@ class ModularEnv:
                 f"TextWorldExpress cannot make {self.game.name} ({self.game.params or 'defaults'}), "
                 f"{fold} seed {seed}: {found.group(1).strip()}; choose other game.params"
             ) from None
-        for m in self.modules:
-            m.reset()
-            m.given(infos["taskDescription"])
+        self.stack.start(infos["taskDescription"])
         return self._from_game(obs, infos, action=None)
 
     def gold_actions(self) -> list[str]:
@@ -108,29 +147,23 @@ class ModularEnv:
             raise TypeError(f"an action is a string (one of the valid actions), not {type(action).__name__}")
         if self.last is None:
             raise RuntimeError("reset(seed=..., fold=...) starts an episode; call it before step()")
-        for m in self.modules:
-            m.acted(action)
-        for m in self.modules:
-            if m.owns(action):
-                answer = m.run(action)
-                for other in self.modules:
-                    if other is not m:
-                        other.heard(action, answer)
-                self.last = replace(
-                    self.last,
-                    observation=answer,
-                    action=action,
-                    from_module=True,
-                    valid_actions=self._valid(self.last.valid_actions[: self._n_env]),
-                )
-                return self.last
+        owner = self.stack.owner(action)
+        if owner is not None:
+            answer = owner.run(action)
+            self.stack.answered(owner, action, answer)
+            self.last = replace(
+                self.last,
+                observation=answer,
+                action=action,
+                from_module=True,
+                valid_actions=self._valid(self.last.valid_actions[: self._n_env]),
+            )
+            return self.last
         obs, _, _, infos = self.twx.step(action)
         return self._from_game(obs, infos, action)
 
     def _from_game(self, obs: str, infos: dict, action: str | None) -> Step:
-        for m in self.modules:
-            m.observe(obs, infos["look"], infos["inventory"])
-            m.scored(float(infos["score"]))
+        self.stack.saw(obs, infos["look"], infos["inventory"], float(infos["score"]))
         env_actions = list(infos["validActions"])
         self._n_env = len(env_actions)
         self.last = Step(
@@ -148,7 +181,7 @@ class ModularEnv:
         return self.last
 
     def _valid(self, env_actions: list[str]) -> list[str]:
-        return env_actions + [c for m in self.modules for c in m.commands()]
+        return env_actions + self.stack.commands()
 
     def kill(self) -> None:
         """End a JVM that died or hangs, without waiting for it to answer."""

@@ -3,6 +3,12 @@
 A rule is a generator over one TWX gold action: it yields the actions to take in its place
 (module calls and the game action), and is sent the step record each yielded action produced,
 so it can read module answers. Without modules, gold paths use `plain`, which yields the action as is.
+
+The games that need memory, played with it (Simon Says shown once, Coin, CookingWorld, twc with its
+knowledge base), take their gold path from agent=planner instead (bct/agents/planner.py): TWX's own
+path walks by the hidden map and the containers' hidden contents, the planner by what was observed,
+asking the memory's recall forms before each decision. The data holds those recall calls, their
+factual answers and the decisions; nothing in it names the next action before it is taken.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from bct import text
+from bct import planner
 from bct.env import ModularEnv, Step
 
 Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]
@@ -42,8 +49,8 @@ def mapreader(action: str, env: ModularEnv):
     coin_room, box_room = text.task_rooms(env.last.task)
     goal = box_room if "coin" in env.last.inventory else coin_room
     nav = env.module(env.game.module)
-    if env.game.memory:  # the room to head for, from the memory: in the latest observation, where it is read
-        yield "recall next"
+    if env.game.memory:  # the task's rooms, from the memory: in the latest observation, where they are read
+        yield "recall task"
     yield f"next step to {goal}"
     yield f"move {nav.exits[nav.last_path[1]]}"
 
@@ -82,60 +89,12 @@ def twc_plan(gold: list[str]) -> list[str]:
     return out
 
 
-_NEXT = re.compile(r"^Next: (.+?) \(")
-
-
-def follow_memory(action: str, env: ModularEnv):
-    """Games played with the memory's plans: TWX's gold path walks by the map and the containers' contents
-    that it knows; this one reaches the path's last action (`take coin`, `eat meal`) by the memory's next
-    step (the recipe's next step, the nearest closed door, container or unvisited room it remembers), so
-    that every move follows from what was observed. Actions before the last are TWX's."""
-    goal = MEMORY_GOALS[env.game.family]
-    if action != goal:
-        yield action
-        return
-    while not env.last.done and (goal == UNTIL_DONE or action not in env.last.valid_actions):
-        step = yield "recall next"
-        m = _NEXT.match(step.observation)
-        if not m:
-            raise ValueError(f"the memory gave no next step: {step.observation!r}")
-        yield m.group(1)
-    if goal != UNTIL_DONE and not env.last.done:
-        yield action
-
-
-def memory_plan(game, gold: list[str], modules: bool = True) -> list[str]:
-    """Recall where a Markov agent would need an observation it no longer sees:
-    - Simon Says shown once (memorization=1): `recall next` before each of Simon's actions;
-    - CookingWorld: TWX's path until the cookbook is read, then its last action (`eat meal`), reached
-      by `follow_memory`;
-    - Coin: only the last action (`take coin`), reached by `follow_memory`;
-    - twc: every action by the memory's next step (`follow_memory`), until every object is in its place;
-      where the knowledge base gives several places here, the memory's first is tried, and a put that
-      lowers the score is remembered and undone, as an agent would have to."""
-    if game.family == "simonsays" and game.param_values.get("memorization") == 1:
-        return [a for action in gold for a in ("recall next", action)]
-    if game.family == "cookingworld" and "read cookbook" in gold:
-        return gold[: gold.index("read cookbook") + 1] + [MEMORY_GOALS["cookingworld"]]
-    if game.family == "coin":
-        return [MEMORY_GOALS["coin"]]
-    if game.family == "twc" and modules:  # the memory's plan asks the knowledge base; without it, TWX's path
-        return [UNTIL_DONE]
-    return gold
-
-
-# Games played by the memory's plans, with or without other modules: the gold path's last action, which
-# `follow_memory` reaches by the memory's next steps.
-UNTIL_DONE = "(until the game ends)"  # a goal that is no action: follow the memory until the game is won
-MEMORY_GOALS = {"coin": "take coin", "cookingworld": "eat meal", "twc": UNTIL_DONE}
-MEMORY_RULES: dict[str, Rule] = {family: follow_memory for family in MEMORY_GOALS}
-
 RULES: dict[str, Rule] = {
     "arithmetic": arithmetic,
     "mapreader": mapreader,
     "sorting": sorting,
     "twc": plain,
-    # TWX's other four games have no module of their own (the working memory's calls are planned ahead)
+    # TWX's other four games have no module of their own (with memory, the planner's path: bct/planner.py)
     "simonsays": plain,
     "peckingorder": plain,
     "coin": plain,
@@ -167,32 +126,36 @@ class Trajectory:
         return self.error is None and self.score >= 1.0
 
 
-def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
-    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1)."""
+def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:
+    """Every action of the gold trajectory of the episode `env` has just reset, one at a time; sent the
+    step record each action produced."""
+    if planner.plays(env.game, modules):
+        yield from planner.play(env)
+        return
     rule = RULES[env.game.family] if modules else plain
-    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
     gold = env.gold_actions()
     if modules and env.game.family in PLANS:
         gold = PLANS[env.game.family](gold)
-    if env.game.memory:
-        gold = memory_plan(env.game, gold, modules)
-        rule = MEMORY_RULES.get(env.game.family, rule)
+    for gold_action in gold:
+        yield from rule(gold_action, env)
+
+
+def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
+    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1)."""
+    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
+    actions = gold_path(env, modules)
     try:
-        for gold_action in gold:
-            actions = rule(gold_action, env)
-            action = next(actions, None)
-            while action is not None:
-                if action not in traj.steps[-1].valid_actions:
-                    raise ValueError(f"step {len(traj.steps) - 1}: '{action}' is not a valid action")
-                traj.steps.append(env.step(action))
-                if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
-                    break
-                try:
-                    action = actions.send(traj.steps[-1])
-                except StopIteration:
-                    action = None
-            if traj.steps[-1].done:
+        action = next(actions, None)
+        while action is not None:
+            if action not in traj.steps[-1].valid_actions:
+                raise ValueError(f"step {len(traj.steps) - 1}: '{action}' is not a valid action")
+            traj.steps.append(env.step(action))
+            if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
                 break
+            try:
+                action = actions.send(traj.steps[-1])
+            except StopIteration:
+                action = None
     except Exception as e:  # a rule that cannot apply: report the episode, keep going
         traj.error = f"{type(e).__name__}: {e}"
     if traj.error is None and traj.score < 1.0:

@@ -6,9 +6,10 @@
 #     the settings TALES published on (cookingworld-tales simonsays-memory-tales coin-tales): with the
 #     working memory, and without it;
 # each evaluated on 100 test variations (each game's own step limit: bct/games.py), beside the random
-# and oracle agents. Writes
+# and oracle agents and, where it has rules, the hand-written planner (agent=planner). Writes
 # $RESULTS/twx-table.md; finished runs and evaluations are kept, so a second call only fills gaps.
-#   GAMES (default: all of the above), VARIATIONS (100), RESULTS (results/twx), JOBS (runs at a time;
+#   GAMES (default: all of the above), SETTINGS (default "with without": with modules/memory, and
+#   without; "with" trains only the first), VARIATIONS (100), RESULTS (results/twx), JOBS (runs at a time;
 #   default: the number of cores, each run on one thread), plus extra Hydra overrides for bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ bash runscripts/setup.sh
 PAPER="arithmetic mapreader sorting twc"
 GAMES=${GAMES:-"$PAPER simonsays simonsays-memory peckingorder coin cookingworld cookingworld-tales simonsays-memory-tales coin-tales"}
 VARIATIONS=${VARIATIONS:-100}
+SETTINGS=${SETTINGS:-"with without"}
 RESULTS=${RESULTS:-results/twx}
 JOBS=${JOBS:-$(nproc)}
 THREADS=$(( JOBS > 1 ? 1 : $(nproc) ))
@@ -40,13 +42,18 @@ one() {  # one game and setting: train, then evaluate on test; a log per run und
 }
 export -f one
 for game in $GAMES; do
-  case " $PAPER " in
-    *" $game "*) echo "$game modules"; echo "$game nomodules" ;;
-    *) echo "$game memory"; echo "$game nomodules" ;;
-  esac
+  for setting in $SETTINGS; do
+    case "$setting $PAPER " in
+      without*) echo "$game nomodules" ;;
+      *" $game "*) echo "$game modules" ;;
+      *) echo "$game memory" ;;
+    esac
+  done
 done | xargs -P "$JOBS" -L 1 bash -c 'one "$@"' _
 for game in $GAMES; do
-  for agent in random oracle; do
+  agents="random oracle"
+  case $game in simonsays-memory* | coin* | cookingworld* | twc* | mapreader*) agents="$agents planner" ;; esac
+  for agent in $agents; do
     $py -m bct.evaluate "agent=$agent" "+game=$game" fold=test "num_variations=$VARIATIONS" \
       "results_dir=$RESULTS" progress=false | tail -n 1
   done

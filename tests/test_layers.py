@@ -10,7 +10,7 @@ PACKAGE = Path(bct.__file__).parent
 # Bottom to top; a module imports only from its own layer or those below.
 LAYERS = [
     ["errors", "files", "threads", "text", "resume"],  # basics
-    ["games", "modules", "env", "gold"],  # games and modules
+    ["games", "modules", "env", "planner", "gold"],  # games and modules
     ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "settings"],
     ["model", "decoding"],  # model
     ["training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results

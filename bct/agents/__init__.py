@@ -8,11 +8,12 @@ import inspect
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.agents.baselines import OracleAgent, RandomAgent
 from bct.agents.llm import LLMAgent
+from bct.agents.planner import PlannerAgent
 from bct.agents.t5 import T5Agent
 from bct.errors import UserError
 from bct.games import Game
 
-AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "llm": LLMAgent}
+AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "planner": PlannerAgent, "llm": LLMAgent}
 
 
 def make_agent(
@@ -65,6 +66,7 @@ __all__ = [
     "LLMAgent",
     "Observation",
     "OracleAgent",
+    "PlannerAgent",
     "RandomAgent",
     "T5Agent",
     "closest_valid",

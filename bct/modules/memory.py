@@ -2,13 +2,16 @@
 
 Facts are kept twice: as a predicate with arguments (`sequence(2, smell apple)`, `ingredient(red apple)`,
 `direction(1, slice the red apple)`, `done(7, slice red apple)`, `visited(kitchen)`,
-`exit(kitchen, south, backyard)`, `door(kitchen, west)`, `seen(coin, pantry)`) and as a sentence. They are written only
-from what the agent saw (observations, look, inventory) and the actions it took, never from hidden
-game state. The agent reads them with `recall` commands, answered by grounding: a form names a
-predicate with some arguments bound, the facts that match are found, and rules over them (the next
-step of Simon's sequence or of the recipe not yet done, the nearest closed door or unvisited room of
-the remembered map and the way there) are applied to those facts alone. Where no
-fact matches, the answer says that nothing is known.
+`exit(kitchen, south, backyard)`, `door(kitchen, west)`, `seen(coin, pantry)`) and as a sentence. They are
+written only from what the agent saw (observations, look, inventory) and the actions it took, never from
+hidden game state. The agent reads them with `recall` forms, answered by grounding: a form names
+predicates with some arguments bound, the facts that match are found, and what the rules of the game
+derive from those facts alone is stated with them (which of Simon's actions were done in order, which
+recipe steps are done, how far a remembered room is by remembered exits and which way the route starts).
+
+The memory remembers and computes; it never decides. No answer names an action as the one to take next
+or ranks the actions: choosing is the agent's (a learned model, or `agent=planner`, the hand-written
+policy of bct/agents/planner.py). Where no fact matches, the answer says that nothing is known.
 
 The memory holds at most MAX_FACTS facts; past that the oldest `done` facts are forgotten first.
 """
@@ -23,7 +26,8 @@ from bct import text
 from bct.modules.base import Module, quote
 
 MAX_FACTS = 500
-FORMS = ("recall next", "recall recipe", "recall facts")
+FORMS = ("recall sequence", "recall recipe", "recall map", "recall where THING", "recall facts")
+SHOWN_AHEAD = 3  # `recall sequence`: the actions not yet done that an answer lists (a long sequence is abridged)
 
 _SEQUENCE = re.compile(r"take these actions in order:\s*(.+?)\.?\s*$", re.I | re.S)
 _COOKBOOK = re.compile(r"Ingredients:\s*(.+?)\s*Directions:\s*(.+?)\s*$", re.I | re.S)
@@ -46,7 +50,7 @@ class Fact:
 class Memory(Module):
     name = "memory"
     verbs = ("recall",)
-    usage = "recall next | recall recipe | recall facts."
+    usage = "recall sequence | recall recipe | recall map | recall where THING | recall facts."
 
     def reset(self) -> None:
         self.facts: list[Fact] = []
@@ -127,140 +131,191 @@ class Memory(Module):
         ]
 
     def commands(self) -> list[str]:
-        offered = ["recall next"]
+        """The forms that have facts to answer with now."""
+        offered = []
+        if self.ground("sequence"):
+            offered.append("recall sequence")
         if self.ground("direction"):
             offered.append("recall recipe")
+        if self.here is not None:
+            offered.append("recall map")
         return offered
 
     def run(self, action: str) -> str:
         form = " ".join(action.lower().split())
-        if form == "recall next":
-            return self.next_step()
+        if form == "recall sequence":
+            return self.recall_sequence()
         if form == "recall recipe":
-            return self.recipe()
+            return self.recall_recipe()
+        if form == "recall map":
+            return self.recall_map()
+        if form.startswith("recall where ") and form != "recall where ":
+            return self.recall_where(form.removeprefix("recall where ").removeprefix("the ").strip())
         if form == "recall facts":
             recent = self.facts[-12:]
             return " ".join(f.text for f in recent) if recent else "I remember nothing yet."
-        return f"I don't know '{quote(action)}'. Recall forms: {', '.join(FORMS)}."
+        return f"I don't know '{quote(action)}'. Recall forms: {', '.join(self.forms())}."
 
-    def recipe(self) -> str:
-        items, steps = self.ground("ingredient"), self.ground("direction")
-        if not steps:
-            return "I remember no recipe; read the cookbook first."
-        return (
-            f"Ingredients: {', '.join(f.args[0] for f in items)}. "
-            f"Directions: {'; '.join(f.args[1] for f in sorted(steps, key=lambda f: int(f.args[0])))}."
-        )
+    def forms(self) -> tuple[str, ...]:
+        return FORMS
 
-    def next_step(self) -> str:
-        """The rules: Simon's first action not yet done in order; else the recipe's next step (`cook`);
-        else the map's (`explore`); else nothing is known."""
-        sequence = sorted(self.ground("sequence"), key=lambda f: int(f.args[0]))
-        if sequence:
-            done = [f.args[1] for f in sorted(self.ground("done"), key=lambda f: int(f.args[0]))]
-            k = 0
-            for action in done:  # the actions taken, in order, that followed the sequence
-                if k < len(sequence) and action == sequence[k].args[1]:
-                    k += 1
-            if k == len(sequence):
-                return "You have done all of Simon's actions."
-            return f"Simon's next action ({k + 1} of {len(sequence)}) is: {sequence[k].args[1]}."
-        if self.ground("direction"):
-            return self.cook()
-        if self.here is None:
-            return "I remember no sequence, no recipe and no room yet; nothing to recall."
-        return self.explore()
+    # --- grounded facts (read by the recall forms and by agent=planner) -----------------------------
+    def sequence(self) -> tuple[list[str], int]:
+        """Simon's sequence as shown, and how many of its actions were done in order (an action that is
+        not the next one of the sequence does not count)."""
+        sequence = [f.args[1] for f in sorted(self.ground("sequence"), key=lambda f: int(f.args[0]))]
+        k = 0
+        for f in sorted(self.ground("done"), key=lambda f: int(f.args[0])):
+            if k < len(sequence) and f.args[1] == sequence[k]:
+                k += 1
+        return sequence, k
 
     def held(self, item: str) -> bool:
         return re.search(rf"\b{re.escape(item)}\b", self.inventory) is not None
 
-    def cook(self) -> str:
-        """The rule for a recipe, over what was observed: fetch each ingredient not held (and a knife, if a
-        step cuts) from where it was seen, searching closed containers and unexplored rooms for what was
-        not seen yet; then each direction in order, at a room where its appliance was seen; then prepare
-        the meal in the kitchen and eat it."""
-        if self.ground("done", None, "prepare meal"):
-            return "Next: eat meal (the meal is ready)."
-        steps = [f.args[1] for f in sorted(self.ground("direction"), key=lambda f: int(f.args[0]))]
-        parsed = [(s.split()[0], s.split(" ", 1)[1].removeprefix("the ")) for s in steps if " " in s]
-        cuts = any(v in _KNIFE_VERBS and not self.ground("cooked", v, item) for v, item in parsed)
-        needed = [f.args[0] for f in self.ground("ingredient")] + (["knife"] if cuts else [])
-        missing = [item for item in needed if not self.held(item)]
-        for item in missing:
-            if self.ground("seen", item, self.here):
-                return f"Next: take {item} (the recipe needs it)."
-        seen = {f.args[1] for item in missing for f in self.ground("seen", item)}
-        if seen:
-            return self.way("the recipe's next ingredient", lambda room: room in seen)
-        if missing:
-            return self.explore(search=True)
-        for verb, item in parsed:
-            if verb == "prepare":
-                break
-            if self.ground("cooked", verb, item):
-                continue
-            if verb in _KNIFE_VERBS:
-                return f"Next: {verb} {item} (recipe step: {verb} the {item})."
-            appliances = APPLIANCES.get(verb, ())
-            here = [a for a in appliances if self.ground("seen", a, self.here)]
-            if here:
-                return f"Next: cook {item} in {here[0]} (recipe step: {verb} the {item})."
-            return self.way(
-                f"a {' or '.join(appliances)}",
-                lambda r, kinds=appliances: any(self.ground("seen", a, r) for a in kinds),
+    def directions(self) -> list[tuple[str, str, bool]]:
+        """The recipe's directions in order: (verb, item, done), e.g. ('slice', 'red apple', False)."""
+        out = []
+        for f in sorted(self.ground("direction"), key=lambda f: int(f.args[0])):
+            verb, _, item = f.args[1].partition(" ")
+            item = item.removeprefix("the ")
+            done = bool(self.ground("done", None, "prepare meal")) if verb == "prepare" else bool(
+                self.ground("cooked", verb, item)
             )
-        if self.here == "kitchen":
-            return "Next: prepare meal (everything is ready)."
-        return self.way("the kitchen", lambda room: room == "kitchen")
+            out.append((verb, item, done))
+        return out
 
-    def routes(self) -> dict[str, str | None]:
-        """Every remembered room reachable from here by remembered exits, nearest first, with the first
-        move of the shortest way there (None for here)."""
+    def routes(self) -> dict[str, tuple[str | None, int]]:
+        """Every remembered room reachable from here by remembered exits, nearest first: the first move of
+        a shortest way there (None for here) and its number of moves."""
         exits: dict[str, dict[str, str]] = {}
         for f in self.ground("exit"):
             exits.setdefault(f.args[0], {})[f.args[1]] = f.args[2]
-        first: dict[str, str | None] = {self.here: None}
+        if self.here is None:
+            return {}
+        first: dict[str, tuple[str | None, int]] = {self.here: (None, 0)}
         queue = deque([self.here])
         while queue:
             room = queue.popleft()
             for direction in text.DIRECTIONS:
                 nb = exits.get(room, {}).get(direction)
                 if nb and nb not in first:
-                    first[nb] = first[room] or f"move {direction}"
+                    move, n = first[room]
+                    first[nb] = (move or f"move {direction}", n + 1)
                     queue.append(nb)
         return first
 
-    def way(self, goal: str, where) -> str:
-        """The first move towards the nearest remembered room that `where` accepts."""
-        for room, move in self.routes().items():
-            if where(room) and move:
-                return f"Next: {move} (on the way to the {room}, for {goal})."
-        return self.explore(search=True)
+    def unexplored(self, room: str) -> dict[str, list]:
+        """What a remembered room still hides: its closed doors not yet opened (directions), its exits to
+        rooms not yet visited ((direction, room)) and its containers its latest description showed closed."""
+        visited = {f.args[0] for f in self.ground("visited")}
+        exits = {f.args[1]: f.args[2] for f in self.ground("exit", room)}
+        return {
+            "doors": [f.args[1] for f in self.ground("door", room) if f.args[1] not in exits],
+            "exits": [(d, exits[d]) for d in text.DIRECTIONS if d in exits and exits[d] not in visited],
+            "containers": sorted(self.closed.get(room, ())),
+        }
 
-    def explore(self, search: bool = False) -> str:
-        """The rule for a map: the nearest remembered room (this one first) that has a closed door not yet
-        opened or an exit to a room not yet visited (with `search`, or a closed container), and the
-        first action on the way there."""
+    def whereabouts(self, room: str) -> str:
+        """A remembered room as seen from here: 'here', or how many moves away and the route's first move."""
+        move, n = self.routes().get(room, (None, -1))
+        if room == self.here:
+            return "here"
+        if n < 0:
+            return "no remembered way there"
+        return f"{n} move{'s' if n > 1 else ''} away, first {move}"
+
+    def nearest_seen(self, thing: str) -> str | None:
+        """The remembered room where `thing` was seen that is nearest by remembered exits (else the latest)."""
+        rooms = [f.args[1] for f in self.ground("seen", thing)]
+        if not rooms:
+            return None
+        routes = self.routes()
+        reachable = [r for r in routes if r in rooms]
+        return reachable[0] if reachable else rooms[-1]
+
+    def location(self, thing: str) -> str:
+        """Where a thing is, as far as the memory knows: held, seen in a room (and how far), or not seen."""
+        if self.held(thing):
+            return "held"
+        room = self.nearest_seen(thing)
+        if room is None:
+            return "not seen yet"
+        return f"seen in the {room}, {self.whereabouts(room)}"
+
+    # --- the recall forms: facts, and what the rules derive from them --------------------------------
+    def recall_sequence(self) -> str:
+        sequence, k = self.sequence()
+        if not sequence:
+            return "I remember no sequence; Simon has shown none."
+        n = len(sequence)
+        if k == n:
+            return f"Simon's sequence has {n} actions, all {n} done in order."
+        shown = range(max(0, k - 1), min(n, k + SHOWN_AHEAD))  # the latest done, then those ahead
+        items = [f"{i + 1}: {sequence[i]} ({'done' if i < k else 'not yet'})" for i in shown]
+        rest = n - shown[-1] - 1
+        return (
+            f"Simon's sequence has {n} actions, {k} done in order. "
+            + "; ".join(items)
+            + (f"; {rest} more not yet." if rest else ".")
+        )
+
+    def recall_recipe(self) -> str:
+        steps = self.directions()
+        if not steps:
+            return "I remember no recipe; read the cookbook first."
+        items = [f"{f.args[0]} ({self.location(f.args[0])})" for f in self.ground("ingredient")]
+        parts = [f"Ingredients: {'; '.join(items)}."]
+        if any(v in _KNIFE_VERBS for v, _, _ in steps):
+            parts.append(f"Knife: {self.location('knife')}.")
+        described = []
+        for verb, item, done in steps:
+            step = "prepare meal" if verb == "prepare" else f"{verb} the {item}"
+            if done:
+                described.append(f"{step} (done)")
+            elif verb in APPLIANCES:
+                where = "; ".join(f"{a}: {self.location(a)}" for a in APPLIANCES[verb])
+                described.append(f"{step} (not yet; {where})")
+            elif verb == "prepare":
+                described.append(f"{step} (not yet; in the kitchen: {self.whereabouts('kitchen')})")
+            else:
+                described.append(f"{step} (not yet)")
+        parts.append(f"Directions: {'; '.join(described)}.")
+        return " ".join(parts)
+
+    def recall_map(self, elsewhere: int = 3) -> str:
+        """The rooms visited, what is not yet explored here, and the nearest `elsewhere` remembered rooms
+        with something not yet explored (how far, and the route's first move)."""
         if self.here is None:
             return "I remember no room yet; look around first."
-        visited = {f.args[0] for f in self.ground("visited")}
-        exits = {(f.args[0], f.args[1]): f.args[2] for f in self.ground("exit")}
+        visited = [f.args[0] for f in self.ground("visited")]
+        parts = [f"You are in the {self.here}. Visited: {', '.join(visited)}."]
+        here = self.describe_unexplored(self.here)
+        parts.append(f"Not yet explored here: {here}." if here else "Nothing here is left unexplored.")
+        others = []
+        for room in self.routes():
+            described = self.describe_unexplored(room) if room != self.here else ""
+            if described:
+                others.append(f"the {room} ({self.whereabouts(room)}): {described}")
+            if len(others) == elsewhere:
+                break
+        parts.append(
+            f"Not yet explored elsewhere: {'; '.join(others)}." if others else "No other remembered room is left unexplored."
+        )
+        return " ".join(parts)
 
-        def todo(room: str) -> str | None:
-            if search and self.closed.get(room):
-                return f"open {sorted(self.closed[room])[0]}"
-            for f in self.ground("door", room):
-                if (room, f.args[1]) not in exits:
-                    return f"open door to {f.args[1]}"
-            for direction in text.DIRECTIONS:
-                if exits.get((room, direction), room) not in visited:
-                    return f"move {direction}"
-            return None
+    def describe_unexplored(self, room: str) -> str:
+        u = self.unexplored(room)
+        said = [f"a closed door to the {d}" for d in u["doors"]]
+        said += [f"the exit {d} to the {r} (not visited)" for d, r in u["exits"]]
+        if u["containers"]:
+            said.append(f"closed {', '.join(u['containers'])}")
+        return ", ".join(said)
 
-        for room, move in self.routes().items():
-            action = todo(room)
-            if action:
-                if move is None:
-                    return f"Next: {action} (the nearest way not yet explored)."
-                return f"Next: {move} (on the way to the {room}, not yet fully explored)."
-        return "Every room I remember is explored: no closed door and no unvisited room is left."
+    def recall_where(self, thing: str) -> str:
+        if self.held(thing):
+            return f"The {thing}: held."
+        rooms = list(dict.fromkeys(f.args[1] for f in reversed(self.ground("seen", thing))))
+        if not rooms:
+            return f"I have not seen the {quote(thing)}."
+        return f"The {thing} was seen in: " + "; ".join(f"the {r} ({self.whereabouts(r)})" for r in rooms) + "."

@@ -5,10 +5,11 @@ On top of the memory's map (rooms, exits, what was seen where), it remembers wha
 answered (`belongs(blue cap, hat rack)`), which objects were seen lying loose where (`loose(blue cap,
 bathroom)`, from each room's latest description), and what each put did to the score the agent sees:
 `placed(blue cap, hat rack)` when it rose, `misplaced(blue cap, dressing table, bathroom)` when it
-fell. `recall next` grounds the rule: put a held object into a place the knowledge base gave that is
-here and was not tried wrong (opening it first if closed); take a loose or misplaced object here; ask
-the knowledge base about a held object it has not answered for; walk to the nearest remembered room
-with such a place or object; explore rooms not yet visited. Nothing here reads hidden game state.
+fell. `recall objects` answers, for each object held, where the knowledge base said it belongs (or that
+it was not asked), whether each such place was seen (here, open or closed; or how far away) and which
+places were tried wrong; then the objects not in their place here and elsewhere. `recall tried` lists the
+puts and what each did to the score. Which action follows is the agent's choice (agent=planner has
+one rule for it). Nothing here reads hidden game state.
 """
 
 from __future__ import annotations
@@ -31,18 +32,32 @@ class TidyMemory(Memory):
         self.score = 0.0  # the score the agent saw last
         self.pending: tuple[str, str] | None = None  # a put whose effect on the score is not yet seen
         self.loose: dict[str, list[str]] = {}  # room -> the objects its latest description shows lying about
-        self.held: list[str] = []  # the objects the latest inventory lists
+        self.holding: list[str] = []  # the objects the latest inventory lists
         self.misplaced_in: dict[str, str] = {}  # object -> the room where it was put in a wrong place
         self.written: dict[str, str] = {}  # a name as the game writes it ('T-shirt'), by its lower case
+
+    def forms(self) -> tuple[str, ...]:
+        return ("recall objects", "recall tried", *super().forms())
+
+    def commands(self) -> list[str]:
+        return (["recall objects"] if self.here is not None else []) + super().commands()
+
+    def run(self, action: str) -> str:
+        form = " ".join(action.lower().split())
+        if form == "recall objects":
+            return self.recall_objects()
+        if form == "recall tried":
+            return self.recall_tried()
+        return super().run(action)
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         super().observe(observation, look, inventory)
         held = [o for s in text.sentences(inventory) for o in read_objects(s)]
         self.written.update((o.lower(), o) for o in held)
-        self.held = [o.lower() for o in held]
+        self.holding = [o.lower() for o in held]
         m = _PUT.match(observation.strip())
         self.pending = (m.group(1).lower(), m.group(2).lower()) if m else None
-        for obj in self.held:  # taken again: no longer lying in a wrong place
+        for obj in self.holding:  # taken again: no longer lying in a wrong place
             self.misplaced_in.pop(obj, None)
 
     def map(self, room_text: str) -> None:
@@ -82,36 +97,50 @@ class TidyMemory(Memory):
     def astray(self, room: str) -> list[str]:
         """Objects to take in `room`: put there in a place tried wrong and not taken since, then those lying loose."""
         placed = {f.args[0] for f in self.ground("placed")}
-        wrong = [o for o, r in self.misplaced_in.items() if r == room and o not in self.held]  # the latest first
+        wrong = [o for o, r in self.misplaced_in.items() if r == room and o not in self.holding]  # the latest first
         return wrong + [
-            o for o in self.loose.get(room, []) if o not in placed and o not in self.held and o not in wrong
+            o for o in self.loose.get(room, []) if o not in placed and o not in self.holding and o not in wrong
         ]
 
-    def towards(self, goal: str, where) -> str:
-        """The first move to the nearest remembered room that `where` accepts; else explore."""
-        for room, move in self.routes().items():
-            if where(room) and move:
-                return f"Next: {move} (on the way to the {room}, for {goal})."
-        return self.explore()
+    def place_status(self, place: str) -> str:
+        """Where a place the knowledge base named was seen: here (open or closed), how far, or not seen."""
+        rooms = [r for r in self.routes() if place in self.furniture(r)]
+        if not rooms:
+            return "not seen yet"
+        if rooms[0] == self.here:
+            return f"here, {'closed' if place in self.closed.get(self.here, set()) else 'open'}"
+        return f"in the {rooms[0]}, {self.whereabouts(rooms[0])}"
 
-    def next_step(self) -> str:
+    def recall_objects(self) -> str:
         if self.here is None:
             return "I remember no room yet; look around first."
-        here = self.furniture(self.here)
-        for obj in self.held:
+        held = []
+        for obj in self.holding:
             if not self.ground("belongs", obj):
-                return f"Next: query {self.as_written(obj)} (where does it belong?)."
-            for place in self.places(obj):
-                if place in here:
-                    if place in self.closed.get(self.here, set()):
-                        return f"Next: open {self.as_written(place)} (the {self.as_written(obj)} belongs there)."
-                    return f"Next: put {self.as_written(obj)} in {self.as_written(place)} (where it belongs)."
-        for obj in self.astray(self.here):
-            return f"Next: take {self.as_written(obj)} (it is not in its place)."
-        for obj in self.held:
-            wanted = set(self.places(obj))
-            if wanted:
-                return self.towards(f"the {obj}'s place", lambda room, w=wanted: bool(w & self.furniture(room)))
-        if any(self.astray(room) for room in self.loose):
-            return self.towards("an object not in its place", lambda room: bool(self.astray(room)))
-        return self.explore()
+                held.append(f"{self.as_written(obj)} (the knowledge base was not asked)")
+                continue
+            said = [f"{self.as_written(p)}: {self.place_status(p)}" for p in self.places(obj)]
+            wrong = [self.as_written(f.args[1]) for f in self.ground("misplaced", obj)]
+            said += [f"tried wrong: {', '.join(wrong)}"] if wrong else []
+            held.append(f"{self.as_written(obj)} (belongs in {'; '.join(said) or 'no place left untried'})")
+        here = [self.as_written(o) for o in self.astray(self.here)]
+        away = [
+            f"{', '.join(self.as_written(o) for o in self.astray(room))} in the {room} ({self.whereabouts(room)})"
+            for room in self.routes()
+            if room != self.here and self.astray(room)
+        ]
+        return " ".join(
+            [
+                f"Held: {'; '.join(held)}." if held else "Held: nothing.",
+                f"Not in its place here: {', '.join(here)}." if here else "Nothing here is out of its place.",
+                f"Not in its place elsewhere: {'; '.join(away)}." if away else "Nothing elsewhere I remember is out of its place.",
+            ]
+        )
+
+    def recall_tried(self) -> str:
+        tried = [f"the {self.as_written(f.args[0])} in the {self.as_written(f.args[1])}: the score rose" for f in self.ground("placed")]
+        tried += [
+            f"the {self.as_written(f.args[0])} in the {self.as_written(f.args[1])}: the score fell"
+            for f in self.ground("misplaced")
+        ]
+        return f"Tried: {'; '.join(tried)}." if tried else "No object has been put anywhere yet."

@@ -1,0 +1,44 @@
+"""agent=planner: the hand-written policy of bct/planner.py, played through the rollout like any agent,
+with its own copies of the game's modules fed by what it observes."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from bct.agents.base import Agent, Decision, Observation
+from bct.env import Step
+from bct.errors import UserError
+from bct.games import Game
+from bct.planner import POLICIES, Shadow, play
+
+
+class PlannerAgent(Agent):
+    """Decides by the planner's rules over what it observed; a row of its own beside random and oracle."""
+
+    name = "planner"
+
+    def __init__(self, game: Game | None, modules: bool | None = None) -> None:
+        super().__init__(game, modules)
+        if game.family not in POLICIES:
+            raise UserError(
+                f"agent=planner has no rules for {game.name}; it plays the {', '.join(POLICIES)} games"
+            )
+        if game.module and not self.modules:
+            raise UserError(f"agent=planner plays {game.name} with its module ({game.module}); drop modules=false")
+        self._episodes: dict[int, tuple[Shadow, Generator[str, Step, None]]] = {}
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        shadow = Shadow(game, modules)
+        self._episodes[seed] = (shadow, play(shadow))
+
+    def act(self, batch: list[Observation]) -> list[Decision]:
+        out = []
+        for ob in batch:
+            shadow, plan = self._episodes[ob.seed]
+            shadow.feed(ob.step)
+            action = next(plan, None)
+            if action is None:  # no rule applies: a harmless action, until the step limit
+                valid = ob.step.valid_actions
+                action = "look around" if "look around" in valid else valid[0]
+            out.append(Decision(action))
+        return out
