@@ -144,7 +144,7 @@ def navigate(view: View) -> Choice | None:
     mem, nav, valid = view.module(view.game.memory_module), view.module(view.game.module), view.last.valid_actions
     if (view.last.action or "").startswith("next step to ") and nav.last_path[1:]:
         return Choice(f"move {nav.exits[nav.last_path[1]]}")  # as the navigator just answered
-    if "read map" in valid and not nav.graph:
+    if "read map" in valid and not mem.ground("done", None, "read map"):
         return Choice("read map")
     for finish in ("take coin", "put coin in box"):
         if finish in valid:
