@@ -15,7 +15,8 @@ MANIFEST = "manifest.json"
 # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does;
 # 5: twc asks the knowledge base just before putting an object away (bct.gold.twc_plan)
 # 6: the module setting is `modules` (true/false) in rows and the manifest
-DATA_FORMAT = 6
+# 7: the working memory answers facts (recall sequence|recipe|map|objects|task), the planner decides
+DATA_FORMAT = 7
 COMPLETED = "completed"  # the target of an episode's final state (the original's data has it)
 
 

@@ -2,10 +2,11 @@
 the games that need it, and their gold paths with memory calls."""
 
 import json
+import re
 
 import pytest
 
-from bct.env import ModularEnv
+from bct.env import ModularEnv, Step
 from bct.games import from_record, get_game
 from bct.gold import play_gold
 from bct.modules.memory import MAX_FACTS, Memory
@@ -29,72 +30,132 @@ def played(*events) -> Memory:
     return m
 
 
+# what no answer of the memory says: it never advises, orders or names the action to take
+ADVICE = re.compile(r"\bnext:|\bnext action\b|\byou should\b|\bshould\b|\btry\b|\bbest\b|\bdo this\b", re.I)
+
+
+class Seen:
+    """What agent=planner reads (bct.planner.View): a game, its latest step, the modules that heard it."""
+
+    def __init__(self, game: str, memory, valid=(), action=None):
+        self.game, self.memory = get_game(game), memory
+        self.last = Step("", "", "", "", list(valid), 0.0, False, action=action)
+
+    def module(self, name):
+        return self.memory
+
+
 def test_nothing_observed_nothing_recalled():
     m = Memory()
-    assert m.run("recall next") == "I remember no sequence, no recipe and no room yet; nothing to recall."
+    assert m.run("recall sequence") == "I remember no sequence; Simon has shown none."
     assert m.run("recall recipe") == "I remember no recipe; read the cookbook first."
+    assert m.run("recall map") == "I remember no room yet; look around first."
+    assert m.run("recall where knife") == "I have not seen the knife."
     assert m.run("recall facts") == "I remember nothing yet."
-    assert m.ground("sequence") == [] and m.commands() == ["recall next"]
+    assert m.ground("sequence") == [] and m.commands() == []
 
 
-def test_simons_sequence_is_recalled_step_by_step_as_it_is_followed():
+def test_simons_sequence_is_recalled_with_what_was_done_in_order():
     m = played(("obs", SIMON))
-    assert m.run("recall next") == "Simon's next action (1 of 3) is: smell pineapple."
+    assert m.commands() == ["recall sequence"]
+    assert m.run("recall sequence") == (
+        "Simon's sequence has 3 actions, 0 done in order. Not yet done: 1: smell pineapple; 2: smell apple; "
+        "3: examine tangerine."
+    )
     m.acted("smell pineapple")
     m.observe("", "", "")  # later observations are empty: only the memory still has the sequence
-    assert m.run("recall next") == "Simon's next action (2 of 3) is: smell apple."
-    m.acted("recall next")  # a recall is not an action of the sequence
-    m.acted("take peach")  # nor is a wrong action: the next one stays the same
-    assert m.run("recall next") == "Simon's next action (2 of 3) is: smell apple."
+    m.acted("recall sequence")  # a recall is not an action of the sequence
+    m.acted("take peach")  # nor is a wrong action: what was done in order stays the same
+    assert m.run("recall sequence") == (
+        "Simon's sequence has 3 actions, 1 done in order. Not yet done: 2: smell apple; 3: examine tangerine."
+    )
+    assert choose("simonsays-memory", m) == "smell apple"  # the planner's choice, not the memory's
     m.acted("smell apple")
     m.acted("examine tangerine")
-    assert m.run("recall next") == "You have done all of Simon's actions."
+    assert m.run("recall sequence") == "Simon's sequence has 3 actions, all 3 done in order."
     assert [f.args for f in m.ground("sequence", "2")] == [("2", "smell apple")]
+
+
+def test_a_long_sequence_is_abridged_to_what_is_not_yet_done():
+    m = played(("obs", "Simon says, take these actions in order: " + ", ".join(f"smell item{i}" for i in range(100)) + "."))
+    for i in range(37):
+        m.acted(f"smell item{i}")
+    assert m.run("recall sequence") == (
+        "Simon's sequence has 100 actions, 37 done in order. Not yet done: 38: smell item37; 39: smell item38; "
+        "40: smell item39; and 60 more."
+    )
+
+
+def choose(game, memory, valid=(), action=None):
+    from bct.planner import POLICIES
+
+    view = Seen(game, memory, valid, action)
+    return POLICIES[view.game.family](view).action
 
 
 def test_the_recipe_is_grounded_on_what_was_seen_held_and_cooked():
     m = played(("obs", COOKBOOK))
     assert "recall recipe" in m.commands()
-    assert m.run("recall recipe") == (
-        "Ingredients: chicken wing, red apple. Directions: grill the chicken wing; slice the red apple; prepare meal."
-    )
     kitchen = "You are in the kitchen. You see a toaster. You also see a fridge that is closed. To the North you see the pantry."
     m.observe("", kitchen, "Inventory: a cookbook")
-    assert m.run("recall next") == "Next: open fridge (the nearest way not yet explored)."
+    assert m.run("recall recipe") == (
+        "Ingredients: chicken wing (not seen yet); red apple (not seen yet). Knife: not seen yet. "
+        "Directions: grill the chicken wing (not yet; toaster: seen in the kitchen, here; barbeque: not seen yet); "
+        "slice the red apple (not yet); prepare meal (not yet; in the kitchen: here)."
+    )
+    assert m.run("recall map") == (
+        "You are in the kitchen. Visited: kitchen. Not yet explored here: the exit north to the pantry (not visited), "
+        "closed fridge. No other remembered room is left unexplored."
+    )
+    assert choose("cookingworld", m) == "open fridge"  # the planner searches containers first
     kitchen = kitchen.replace("a fridge that is closed", "a fridge that contains a raw chicken wing")
     m.observe("You open the fridge. The fridge contains a raw chicken wing.", kitchen, "Inventory: a cookbook")
-    assert m.run("recall next") == "Next: take chicken wing (the recipe needs it)."
+    assert "chicken wing (seen in the kitchen, here)" in m.run("recall recipe")
+    assert choose("cookingworld", m) == "take chicken wing"
     kitchen = kitchen.replace("contains a raw chicken wing", "is empty")
     held = "Inventory: a cookbook, a raw chicken wing"
     m.observe("You take the chicken wing.", kitchen, held)
+    assert "chicken wing (held)" in m.run("recall recipe")
     # the red apple and a knife (a step slices) were never seen: search the rooms not yet visited
-    assert m.run("recall next") == "Next: move north (the nearest way not yet explored)."
+    assert choose("cookingworld", m) == "move north"
     pantry = (
         "You are in the pantry. There is a shelf that has a red apple, and a knife. To the South you see the kitchen."
     )
     m.observe(pantry, pantry, held)
-    assert m.run("recall next") == "Next: take red apple (the recipe needs it)."
+    assert choose("cookingworld", m) == "take red apple"
     m.observe("You take the red apple.", pantry.replace("a red apple, and ", ""), held + ", a red apple")
-    assert m.run("recall next") == "Next: take knife (the recipe needs it)."
+    assert m.run("recall where knife") == "The knife was seen in: the pantry (here)."
     held += ", a red apple, a knife"
     m.observe("You take the knife.", pantry.replace("a red apple, and a knife", "nothing"), held)
-    assert m.run("recall next") == "Next: move south (on the way to the kitchen, for a toaster or barbeque)."
+    assert m.run("recall recipe") == (
+        "Ingredients: chicken wing (held); red apple (held). Knife: held. Directions: grill the chicken wing "
+        "(not yet; toaster: seen in the kitchen, 1 move away, first move south; barbeque: not seen yet); "
+        "slice the red apple (not yet); prepare meal (not yet; in the kitchen: 1 move away, first move south)."
+    )
+    assert choose("cookingworld", m) == "move south"
     m.observe(kitchen, kitchen, held)
-    assert m.run("recall next") == "Next: cook chicken wing in toaster (recipe step: grill the chicken wing)."
+    assert choose("cookingworld", m) == "cook chicken wing in toaster"
     m.observe("You grill the chicken wing with the toaster.", kitchen, held)
-    assert m.run("recall next") == "Next: slice red apple (recipe step: slice the red apple)."
+    assert "grill the chicken wing (done)" in m.run("recall recipe")
+    assert choose("cookingworld", m) == "slice red apple"
     m.observe("You slice the red apple.", kitchen, held)
-    assert m.run("recall next") == "Next: prepare meal (everything is ready)."
+    assert choose("cookingworld", m) == "prepare meal"
     m.acted("prepare meal")
-    assert m.run("recall next") == "Next: eat meal (the meal is ready)."
+    assert m.run("recall recipe").endswith("prepare meal (done).")
+    assert choose("cookingworld", m) == "eat meal"
+    assert not any(ADVICE.search(m.run(f)) for f in ("recall recipe", "recall map", "recall facts"))
 
 
-def test_the_map_is_explored_by_remembered_rooms_and_doors_only():
-    """Coin's rule: the nearest closed door or unvisited room, from the rooms and exits seen; the way
-    back through remembered rooms; nothing the descriptions never showed."""
+def test_the_map_is_remembered_from_rooms_and_doors_seen_only():
+    """Coin: rooms visited, closed doors and exits to rooms not yet visited, here and in the nearest remembered
+    rooms with the route's first move; nothing the descriptions never showed."""
     kitchen = "You are in the kitchen. You see a stove. To the North you see the pantry. To the East you see a closed frosted-glass door."
     m = played(("obs", kitchen))
-    assert m.run("recall next") == "Next: open door to east (the nearest way not yet explored)."
+    assert m.run("recall map") == (
+        "You are in the kitchen. Visited: kitchen. Not yet explored here: a closed door to the east, the exit north "
+        "to the pantry (not visited). No other remembered room is left unexplored."
+    )
+    assert choose("coin", m) == "open door to east"
     m.observe(
         "You open the frosted-glass door, revealing the backyard.",
         kitchen.replace(
@@ -103,17 +164,23 @@ def test_the_map_is_explored_by_remembered_rooms_and_doors_only():
         ),
         "",
     )
-    assert m.run("recall next") == "Next: move north (the nearest way not yet explored)."
+    assert choose("coin", m) == "move north"
     m.observe("You are in the pantry. There is also a coin. To the South you see the kitchen.", "", "")
     assert m.ground("seen", "coin", "pantry") and m.here == "pantry"
-    assert m.run("recall next") == "Next: move south (on the way to the kitchen, not yet fully explored)."
+    assert m.run("recall map") == (
+        "You are in the pantry. Visited: kitchen, pantry. Nothing here is left unexplored. Not yet explored "
+        "elsewhere: the kitchen (1 move away, first move south): the exit east to the backyard (not visited)."
+    )
+    assert choose("coin", m, valid=["take coin"]) == "take coin"
+    assert choose("coin", m) == "move south"
     m.observe("You are in the backyard. To the West you see the kitchen.", "", "")
     # the kitchen's west side was never described: no door there is made up
-    assert m.run("recall next") == "Every room I remember is explored: no closed door and no unvisited room is left."
+    assert m.run("recall map").endswith("Nothing here is left unexplored. No other remembered room is left unexplored.")
     assert m.ground("exit", "kitchen", "west") == []
+    assert m.run("recall where coin") == "The coin was seen in: the pantry (2 moves away, first move west)."
 
 
-def test_twc_memory_puts_where_the_knowledge_base_said_and_undoes_a_wrong_put():
+def test_twc_memory_recalls_what_the_knowledge_base_said_and_which_puts_lowered_the_score():
     from bct.modules.memory_twc import TidyMemory
 
     bathroom = (
@@ -124,7 +191,12 @@ def test_twc_memory_puts_where_the_knowledge_base_said_and_undoes_a_wrong_put():
     m = TidyMemory()
     m.observe(bathroom, bathroom, "Inventory: ")
     m.scored(0.0)
-    assert m.run("recall next") == "Next: take rotten yellow apple (it is not in its place)."
+    assert m.commands()[0] == "recall objects"
+    assert m.run("recall objects") == (
+        "Held: nothing. Not in its place here: rotten yellow apple, dirty plaid T-shirt. "
+        "Nothing elsewhere I remember is out of its place."
+    )
+    assert choose("twc-hard", m) == "take rotten yellow apple"
     held = "Inventory:   a rotten yellow apple"
     m.observe(
         "You take the rotten yellow apple.",
@@ -133,7 +205,8 @@ def test_twc_memory_puts_where_the_knowledge_base_said_and_undoes_a_wrong_put():
     )
     m.scored(0.25)
     # nothing heard from the knowledge base yet: the memory does not guess where it belongs
-    assert m.run("recall next") == "Next: query rotten yellow apple (where does it belong?)."
+    assert m.run("recall objects").startswith("Held: rotten yellow apple (the knowledge base was not asked).")
+    assert choose("twc-hard", m) == "query rotten yellow apple"
     m.heard(
         "query rotten yellow apple",
         "rotten yellow apple is expected to be located at trash can. rotten yellow apple is expected to be located at "
@@ -144,50 +217,64 @@ def test_twc_memory_puts_where_the_knowledge_base_said_and_undoes_a_wrong_put():
         "pedal bin",
         "dressing table",
     ]
-    assert m.run("recall next") == "Next: open trash can (the rotten yellow apple belongs there)."
+    assert m.run("recall objects").startswith(
+        "Held: rotten yellow apple (belongs in trash can: here, closed; pedal bin: not seen yet; dressing table: here, open)."
+    )
+    assert choose("twc-hard", m) == "open trash can"
     opened = bathroom.replace("a trash can that is closed", "An open trash can, that is empty").replace(
         " In another part of the room you see a rotten yellow apple.", ""
     )
     m.observe("You open the trash can. It's empty inside.", opened, held)
     m.scored(0.25)
-    assert m.run("recall next") == "Next: put rotten yellow apple in trash can (where it belongs)."
-    # the agent put it elsewhere: the score fell, so that place is remembered as wrong and the apple taken back
+    assert choose("twc-hard", m) == "put rotten yellow apple in trash can"
+    # the agent put it elsewhere: the score fell, so that place is remembered as wrong
     m.acted("put rotten yellow apple in dressing table")
     m.observe("You put the rotten yellow apple in the dressing table.", opened, "Inventory: ")
     m.scored(0.125)
     assert m.ground("misplaced", "rotten yellow apple", "dressing table", "bathroom")
-    assert m.run("recall next") == "Next: take rotten yellow apple (it is not in its place)."
+    assert m.run("recall tried") == "Tried: the rotten yellow apple in the dressing table: the score fell."
+    assert m.run("recall objects").startswith("Held: nothing. Not in its place here: rotten yellow apple, dirty")
     m.observe("You take the rotten yellow apple.", opened, held)
     m.scored(0.25)
+    assert m.run("recall objects").startswith(
+        "Held: rotten yellow apple (belongs in trash can: here, open; pedal bin: not seen yet; tried wrong: dressing table)."
+    )
     m.observe("You put the rotten yellow apple in the trash can.", opened, "Inventory: ")
     m.scored(0.5)
     assert m.ground("placed", "rotten yellow apple", "trash can")
     # the T-shirt, named as the game writes it; once taken and asked about, a place nowhere seen: explore
-    assert m.run("recall next") == "Next: take dirty plaid T-shirt (it is not in its place)."
+    assert choose("twc-hard", m) == "take dirty plaid T-shirt"
     m.observe(
         "You take the dirty plaid T-shirt.",
         opened.replace(" In one part of the room you see a dirty plaid T-shirt.", ""),
         "Inventory:   a dirty plaid T-shirt",
     )
     m.heard("query dirty plaid T-shirt", "dirty plaid T-shirt is expected to be located at washing machine.")
-    assert m.run("recall next") == "Next: move east (the nearest way not yet explored)."
-    assert (
-        m.run("recall where") == "I don't know 'recall where'. Recall forms: recall next, recall recipe, recall facts."
+    assert m.run("recall objects").startswith("Held: dirty plaid T-shirt (belongs in washing machine: not seen yet).")
+    assert choose("twc-hard", m) == "move east"
+    assert m.run("recall where") == (
+        "I don't know 'recall where'. Recall forms: recall objects, recall tried, recall sequence, recall recipe, "
+        "recall map, recall where THING, recall facts."
     )
+    assert not any(ADVICE.search(m.run(f)) for f in ("recall objects", "recall tried", "recall map"))
 
 
-def test_mapreader_memory_heads_for_the_coin_then_the_box():
+def test_mapreader_memory_recalls_the_tasks_rooms_and_whether_the_coin_is_held():
     from bct.modules.memory_mapreader import GoalMemory
 
     m = GoalMemory()
-    assert m.run("recall next") == "I remember no task naming rooms; nothing to recall."
+    assert m.run("recall task") == "I remember no task naming rooms."
     m.given("Your task is to take the coin that is located in the pantry, and put it into the box found in the garage.")
     m.observe("", "You are in the kitchen. To the North you see the pantry.", "Inventory: ")
-    assert m.run("recall next") == "Next: next step to pantry (the coin is there)."
-    m.observe("", "You are in the pantry. You see a coin. To the South you see the kitchen.", "Inventory: ")
-    assert m.run("recall next") == "Next: take coin (it is here)."
+    assert m.run("recall task") == (
+        "The coin is in the pantry; the box is in the garage. The coin is not held. You are in the kitchen."
+    )
+    assert choose("mapreader", m) == "next step to pantry"
     m.observe("You take the coin.", "You are in the pantry. To the South you see the kitchen.", "Inventory:   a coin")
-    assert m.run("recall next") == "Next: next step to garage (the box is there)."
+    assert m.run("recall task") == (
+        "The coin is in the pantry; the box is in the garage. The coin is held. You are in the pantry."
+    )
+    assert choose("mapreader", m) == "next step to garage"
     assert [f.args for f in m.ground("goal")] == [("coin", "pantry"), ("box", "garage")]
 
 
@@ -196,18 +283,24 @@ def test_a_fact_not_observed_is_never_answered():
     m.observe("You take the red apple.", "", "")
     # the chicken wing was never seen nor taken: whatever the game holds, the memory does not claim it
     assert m.ground("taken", "chicken wing") == [] and m.ground("taken", "red apple")
-    assert (
-        m.ground("seen", "chicken wing") == [] and m.run("recall next") == "I remember no room yet; look around first."
+    assert m.ground("seen", "chicken wing") == [] and m.run("recall where chicken wing") == (
+        "I have not seen the chicken wing."
     )
+    assert "chicken wing (not seen yet); red apple (not seen yet)" in m.run("recall recipe")  # taken, not held now
     # a sequence that was never shown is not made up from actions taken
     m2 = played(("act", "smell apple"), ("obs", "Simon says, 'smell apple'."))
-    assert m2.ground("sequence") == [] and "nothing to recall" in m2.run("recall next")
+    assert m2.ground("sequence") == [] and m2.run("recall sequence") == "I remember no sequence; Simon has shown none."
 
 
-@pytest.mark.parametrize("command", ["recall", "recall where is the key", "recall everything please"])
+@pytest.mark.parametrize("command", ["recall", "recall where", "recall everything please"])
 def test_an_unknown_recall_form_names_the_forms_it_accepts(command):
     answer = played(("obs", SIMON)).run(command)
-    assert answer.startswith("I don't know") and "recall next, recall recipe, recall facts" in answer
+    assert answer.startswith("I don't know") and "recall sequence, recall recipe, recall map" in answer
+
+
+def test_recall_where_reads_the_thing_named_in_plain_words():
+    m = played(("obs", "You are in the shed. You see a key. To the North you see the garden."))
+    assert m.run("recall where is the key") == m.run("recall where key") == "The key was seen in: the shed (here)."
 
 
 def test_the_memory_stays_bounded():

@@ -150,7 +150,7 @@ class Memory(Module):
         if form == "recall map":
             return self.recall_map()
         if form.startswith("recall where ") and form != "recall where ":
-            return self.recall_where(form.removeprefix("recall where ").removeprefix("the ").strip())
+            return self.recall_where(re.sub(r"^(?:(?:is|are|was|were|the|a|an|my)\s+)+", "", form[len("recall where ") :]))
         if form == "recall facts":
             recent = self.facts[-12:]
             return " ".join(f.text for f in recent) if recent else "I remember nothing yet."
@@ -245,19 +245,20 @@ class Memory(Module):
 
     # --- the recall forms: facts, and what the rules derive from them --------------------------------
     def recall_sequence(self) -> str:
+        """Simon's sequence as shown, with how many of its actions were done in order, then those not yet
+        done, in order (a long sequence abridged to the first SHOWN_AHEAD of them and a count of the rest)."""
         sequence, k = self.sequence()
         if not sequence:
             return "I remember no sequence; Simon has shown none."
         n = len(sequence)
         if k == n:
             return f"Simon's sequence has {n} actions, all {n} done in order."
-        shown = range(max(0, k - 1), min(n, k + SHOWN_AHEAD))  # the latest done, then those ahead
-        items = [f"{i + 1}: {sequence[i]} ({'done' if i < k else 'not yet'})" for i in shown]
-        rest = n - shown[-1] - 1
+        ahead = [f"{i + 1}: {sequence[i]}" for i in range(k, min(n, k + SHOWN_AHEAD))]
+        rest = n - k - len(ahead)
         return (
-            f"Simon's sequence has {n} actions, {k} done in order. "
-            + "; ".join(items)
-            + (f"; {rest} more not yet." if rest else ".")
+            f"Simon's sequence has {n} actions, {k} done in order. Not yet done: "
+            + "; ".join(ahead)
+            + (f"; and {rest} more." if rest else ".")
         )
 
     def recall_recipe(self) -> str:
