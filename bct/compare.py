@@ -81,6 +81,8 @@ def label(row: dict) -> str:
         name = "BCT " + (run[len(prefix) :] if run.startswith(prefix) else run)
     elif row["agent"] == "llm":
         name = "LLM " + run[len("llm-") :].replace(f"-{row['game']}-{modules_label(row['modules'])}", "")
+    elif row["agent"] == "planner":  # rules over the memory's facts: a baseline, never the learned agent
+        name = "Planner (hand-written rules)"
     else:
         name = row["agent"].capitalize()
     name += "+mod" if row["modules"] else ""

@@ -3,7 +3,8 @@
 Columns: the paper's four games and TWX's other four at TWX's defaults, then the settings TALES
 (2025) published zero-shot LLM figures on. Rows: the T5 agent with modules and memory, with modules
 only (no memory: for TWX's other four, which have no module of their own, the Markov agent), without
-modules; random; oracle; LLM agents found in the results; then TALES's published numbers, marked as
+modules; the hand-written planner over the memory's facts (agent=planner: rules, not learned, a row of
+its own); random; oracle; LLM agents found in the results; then TALES's published numbers, marked as
 such. Cells: `score (environment steps)` on the test fold.
 
 bct scores an episode by its final state; TALES by the best score reached during play (a score that
@@ -37,7 +38,7 @@ PUBLISHED = {
 def row_name(r: dict) -> str:
     """What kind of agent a results row is: the T5 agent by its modules and memory setting, else its name."""
     if r["agent"] != "t5":
-        return r["agent"] if r["agent"] in ("oracle", "random") else r.get("run", r["agent"])
+        return NAMES.get(r["agent"], r.get("run", r["agent"]))
     memory = r.get("memory")
     if r["modules"]:
         return "T5 offline + modules" + (" + memory" if memory else " (no memory)")
@@ -50,11 +51,13 @@ def column(r: dict) -> str | None:
     return None if r.get("game_params") else r.get("game_preset") or r["game"]
 
 
+NAMES = {"planner": "planner (hand-written rules, not learned)", "random": "random", "oracle": "oracle"}
 ORDER = (
     "T5 offline + modules + memory",
     "T5 offline + modules (no memory)",
     "T5 offline, no modules + memory",
     "T5 offline, no modules",
+    NAMES["planner"],
     "random",
     "oracle",
 )

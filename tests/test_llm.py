@@ -411,6 +411,7 @@ def test_with_memory_the_prompt_shows_the_remembered_facts_and_offers_recall(tmp
     [result] = rollout(llm, game, "test", [20000], True, batch_size=1, step_limit=20)
     assert result.score == 1.0, result
     second = server.requests[1]["body"]["messages"]
-    assert "'recall next'" in second[0]["content"] and "recall next" in second[-1]["content"]
+    assert "'recall' actions" in second[0]["content"] and "recall sequence" in second[-1]["content"]
+    assert "recall next" not in second[0]["content"] + second[-1]["content"]
     assert "What you remember:\n- Simon's action 1 is:" in second[-1]["content"]
     assert "Simon says" not in second[-1]["content"].split("What you remember")[0]

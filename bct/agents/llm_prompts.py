@@ -13,8 +13,9 @@ ROLE_MODULES = (
 
 MEMORY = (
     "You have a working memory: the facts you have observed are listed under 'What you remember' before "
-    "each observation, and the action 'recall next' asks it for the next step those facts decide (Simon's "
-    "next action, the recipe's next step, the nearest door or room not yet explored)."
+    "each observation, and the 'recall' actions ask it for what those facts amount to (Simon's sequence and "
+    "how much of it you did, the recipe and where its ingredients were seen, the rooms and what is left to "
+    "explore in them). It never tells you what to do: deciding the next action is yours."
 )
 
 ANSWER = (
