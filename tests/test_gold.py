@@ -55,7 +55,7 @@ def test_sorting_one_sort_before_each_take(envs, fold):
 def test_twc_the_answer_is_in_view_whenever_an_object_is_put_away(envs, game, fold):
     """With the Markov prompt (this observation and the one before), the knowledge base's answer about an
     object must be one of the two when the object is put away, however many objects there are (played
-    without the working memory, whose `recall next` names each put: tests/test_memory.py)."""
+    without the working memory, whose `recall objects` keeps the answers: tests/test_memory.py)."""
     for traj in gold(envs, get_game(game).with_memory(False), True, fold)[: N if game == "twc" else 10]:
         assert traj.ok, (traj.seed, traj.error)
         puts = [i for i, s in enumerate(traj.steps) if s.action and s.action.startswith("put ")]

@@ -69,7 +69,7 @@ def test_a_whole_action_the_observation_quotes_is_one_entity():
         "Your task is to do exactly what Simon says. </s> OBS Simon says, take these actions in order: "
         "wave hello, touch your ears, move north. </s> INV </s> LOOK </s> PACT </s> POBS </s>"
     )
-    actions = ["touch your ears", "wave hello", "move north", "smell onion", "recall next"]
+    actions = ["touch your ears", "wave hello", "move north", "smell onion", "recall sequence"]
     m = EntityMap(source, actions)
     assert "take these actions in order: <e1>, <e2>, move north." in m.source
     assert m.actions[:3] == ["<e2>", "<e1>", "move north"]

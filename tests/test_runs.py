@@ -84,10 +84,10 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
 def test_editing_another_games_entry_of_a_preset_table_keeps_a_runs_identity(train_config, tmp_path):
     from bct.runs import claim_run_dir, train_run_dir, train_settings
 
-    cfg = train_config("+game=coin", "model=t5-cpu-scratch")
+    cfg = train_config("+game=peckingorder", "model=t5-cpu-scratch")
     settings = train_settings(cfg)
     assert "epochs_by_game" not in settings["model"] and settings["epochs"] == 4
-    edited = train_config("+game=coin", "model=t5-cpu-scratch", "+model.epochs_by_game.newgame=9")
+    edited = train_config("+game=peckingorder", "model=t5-cpu-scratch", "+model.epochs_by_game.newgame=9")
     assert train_settings(edited) == settings and train_run_dir(edited, train_settings(edited)) == train_run_dir(
         cfg, settings
     )
