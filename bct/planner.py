@@ -164,13 +164,18 @@ POLICIES: dict[str, Callable[[View], Choice | None]] = {
 MAX_ACTIONS = 1000  # a policy that never ends its game stops here
 
 
+def has_rules(game: Game) -> bool:
+    """Whether the planner can play `game` (Simon Says only where the sequence is shown once)."""
+    if game.family == "simonsays":
+        return game.param_values.get("memorization") == 1
+    return game.family in POLICIES
+
+
 def plays(game: Game, modules: bool) -> bool:
     """Whether the gold path of `game` is the planner's: the games that need memory, played with it."""
     if not game.memory or game.family not in ("simonsays", "coin", "cookingworld", "twc"):
         return False
-    if game.family == "simonsays":
-        return game.param_values.get("memorization") == 1
-    return modules or not game.module
+    return has_rules(game) and (modules or not game.module)
 
 
 def play(view: View) -> Generator[str, Step, None]:

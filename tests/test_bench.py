@@ -35,3 +35,30 @@ def test_llm_rank_bench_agrees_with_its_baseline_and_prints_the_ratio():
     lines = bench("bench/llm_rank.py", "--model", "tiny", "--steps", "3", timeout=300)
     assert float(lines[-2].removeprefix("largest score difference: ")) < 1e-4  # the same scores, read once
     assert lines[-1].startswith("ratio (baseline / shared): ") and float(lines[-1].split(": ")[1]) > 0
+
+
+@pytest.mark.slow
+def test_decisions_bench_counts_what_a_checkpoint_gets_wrong_after_each_recall(tmp_path):
+    """bench/decisions.py: teacher-forced on gold paths, every decision is counted once, by what it read."""
+    from bct.settings import TrainSettings
+    from bct.training import train
+
+    run = train(
+        TrainSettings(
+            game="simonsays-memory",
+            model="t5-tiny-scratch",
+            epochs=1,
+            num_games=10,
+            data_dir=str(tmp_path / "data"),
+            checkpoint_dir=str(tmp_path / "ck"),
+            progress=False,
+        )
+    )
+    lines = bench("bench/decisions.py", str(run), "--games", "2", timeout=300)
+    counts = {
+        line.split(":")[0].strip(): line.split(": ")[1] for line in lines if line.startswith("  after ")
+    }
+    # Simon Says shown once: 5 actions, each after a recall of the sequence; 5 recalls, each after anything else
+    assert counts["after recall sequence"].split(" of ")[1].startswith("10 decisions")
+    assert counts["after anything else"].split(" of ")[1].startswith("10 decisions")
+    assert lines[-1].startswith("all decisions: ") and lines[-1].endswith("% differ")

@@ -448,3 +448,19 @@ def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     assert cell("T5 offline + modules + memory", "coin") == ""
     assert "0.33" not in text
     assert cell("TALES o3-medium (published)", "simonsays-memory-tales") == "0.51"
+
+
+@pytest.mark.parametrize(
+    "game, modules, says",
+    [
+        ("peckingorder", True, "agent=planner has no rules for peckingorder"),
+        ("simonsays", True, "agent=planner has no rules for simonsays; it plays simonsays-memory"),
+        ("twc-hard", False, "agent=planner plays twc-hard with its module (kb-twc); drop modules=false"),
+    ],
+)
+def test_the_planner_names_the_games_it_has_no_rules_for(game, modules, says):
+    from bct.agents import make_agent
+    from bct.errors import UserError
+
+    with pytest.raises(UserError, match=re.escape(says)):
+        make_agent({"_target_": "bct.agents.planner.PlannerAgent", "name": "planner"}, get_game(game), modules)

@@ -9,7 +9,7 @@ from bct.agents.base import Agent, Decision, Observation
 from bct.env import Step
 from bct.errors import UserError
 from bct.games import Game
-from bct.planner import POLICIES, Shadow, play
+from bct.planner import Shadow, has_rules, play
 
 
 class PlannerAgent(Agent):
@@ -19,9 +19,10 @@ class PlannerAgent(Agent):
 
     def __init__(self, game: Game | None, modules: bool | None = None) -> None:
         super().__init__(game, modules)
-        if game.family not in POLICIES:
+        if not has_rules(game):
             raise UserError(
-                f"agent=planner has no rules for {game.name}; it plays the {', '.join(POLICIES)} games"
+                f"agent=planner has no rules for {game.name}; it plays simonsays-memory (the sequence shown "
+                "once), coin, cookingworld, twc (every level) and mapreader"
             )
         if game.module and not self.modules:
             raise UserError(f"agent=planner plays {game.name} with its module ({game.module}); drop modules=false")
