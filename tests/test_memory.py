@@ -99,9 +99,9 @@ def test_the_recipe_is_grounded_on_what_was_seen_held_and_cooked():
     kitchen = "You are in the kitchen. You see a toaster. You also see a fridge that is closed. To the North you see the pantry."
     m.observe("", kitchen, "Inventory: a cookbook")
     assert m.run("recall recipe") == (
-        "Ingredients: chicken wing (not seen yet); red apple (not seen yet). Knife: not seen yet. "
-        "Directions: grill the chicken wing (not yet; toaster: seen in the kitchen, here; barbeque: not seen yet); "
-        "slice the red apple (not yet); prepare meal (not yet; in the kitchen: here)."
+        "Ingredients held: none. Ingredients not seen yet: chicken wing, red apple. Knife: not seen yet. "
+        "Directions done: none. Not yet done: grill the chicken wing (toaster: seen in the kitchen, here; "
+        "barbeque: not seen yet); slice the red apple; prepare meal (in the kitchen: here)."
     )
     assert m.run("recall map") == (
         "You are in the kitchen. Visited: kitchen. Not yet explored here: the exit north to the pantry (not visited), "
@@ -110,12 +110,12 @@ def test_the_recipe_is_grounded_on_what_was_seen_held_and_cooked():
     assert choose("cookingworld", m) == "open fridge"  # the planner searches containers first
     kitchen = kitchen.replace("a fridge that is closed", "a fridge that contains a raw chicken wing")
     m.observe("You open the fridge. The fridge contains a raw chicken wing.", kitchen, "Inventory: a cookbook")
-    assert "chicken wing (seen in the kitchen, here)" in m.run("recall recipe")
+    assert "Ingredients seen: chicken wing (in the kitchen, here)." in m.run("recall recipe")
     assert choose("cookingworld", m) == "take chicken wing"
     kitchen = kitchen.replace("contains a raw chicken wing", "is empty")
     held = "Inventory: a cookbook, a raw chicken wing"
     m.observe("You take the chicken wing.", kitchen, held)
-    assert "chicken wing (held)" in m.run("recall recipe")
+    assert "Ingredients held: chicken wing." in m.run("recall recipe")
     # the red apple and a knife (a step slices) were never seen: search the rooms not yet visited
     assert choose("cookingworld", m) == "move north"
     pantry = (
@@ -128,20 +128,20 @@ def test_the_recipe_is_grounded_on_what_was_seen_held_and_cooked():
     held += ", a red apple, a knife"
     m.observe("You take the knife.", pantry.replace("a red apple, and a knife", "nothing"), held)
     assert m.run("recall recipe") == (
-        "Ingredients: chicken wing (held); red apple (held). Knife: held. Directions: grill the chicken wing "
-        "(not yet; toaster: seen in the kitchen, 1 move away, first move south; barbeque: not seen yet); "
-        "slice the red apple (not yet); prepare meal (not yet; in the kitchen: 1 move away, first move south)."
+        "Ingredients held: chicken wing, red apple. Knife: held. Directions done: none. Not yet done: grill the "
+        "chicken wing (toaster: seen in the kitchen, 1 move away, first move south; barbeque: not seen yet); "
+        "slice the red apple; prepare meal (in the kitchen: 1 move away, first move south)."
     )
     assert choose("cookingworld", m) == "move south"
     m.observe(kitchen, kitchen, held)
     assert choose("cookingworld", m) == "cook chicken wing in toaster"
     m.observe("You grill the chicken wing with the toaster.", kitchen, held)
-    assert "grill the chicken wing (done)" in m.run("recall recipe")
+    assert "Directions done: grill the chicken wing. Not yet done: slice the red apple;" in m.run("recall recipe")
     assert choose("cookingworld", m) == "slice red apple"
     m.observe("You slice the red apple.", kitchen, held)
     assert choose("cookingworld", m) == "prepare meal"
     m.acted("prepare meal")
-    assert m.run("recall recipe").endswith("prepare meal (done).")
+    assert m.run("recall recipe").endswith("prepare meal. Every direction is done.")
     assert choose("cookingworld", m) == "eat meal"
     assert not any(ADVICE.search(m.run(f)) for f in ("recall recipe", "recall map", "recall facts"))
 
@@ -286,7 +286,7 @@ def test_a_fact_not_observed_is_never_answered():
     assert m.ground("seen", "chicken wing") == [] and m.run("recall where chicken wing") == (
         "I have not seen the chicken wing."
     )
-    assert "chicken wing (not seen yet); red apple (not seen yet)" in m.run("recall recipe")  # taken, not held now
+    assert "Ingredients not seen yet: chicken wing, red apple." in m.run("recall recipe")  # taken, not held now
     # a sequence that was never shown is not made up from actions taken
     m2 = played(("act", "smell apple"), ("obs", "Simon says, 'smell apple'."))
     assert m2.ground("sequence") == [] and m2.run("recall sequence") == "I remember no sequence; Simon has shown none."

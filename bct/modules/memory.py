@@ -262,26 +262,41 @@ class Memory(Module):
         )
 
     def recall_recipe(self) -> str:
+        """The recipe's ingredients grouped by what is known of them (held; seen, where and how far; not seen
+        yet), the knife where a step cuts, then its directions: those done, and those not yet done in the
+        recipe's order, each with where the appliance that cooks that way, or the kitchen, is."""
         steps = self.directions()
         if not steps:
             return "I remember no recipe; read the cookbook first."
-        items = [f"{f.args[0]} ({self.location(f.args[0])})" for f in self.ground("ingredient")]
-        parts = [f"Ingredients: {'; '.join(items)}."]
+        held, seen, unseen = [], [], []
+        for item in [f.args[0] for f in self.ground("ingredient")]:
+            where = self.location(item)
+            if where == "held":
+                held.append(item)
+            elif where.startswith("seen"):
+                seen.append(f"{item} ({where.removeprefix('seen ')})")
+            else:
+                unseen.append(item)
+        parts = [
+            f"Ingredients held: {', '.join(held) or 'none'}.",
+            *([f"Ingredients seen: {'; '.join(seen)}."] if seen else []),
+            *([f"Ingredients not seen yet: {', '.join(unseen)}."] if unseen else []),
+        ]
         if any(v in _KNIFE_VERBS for v, _, _ in steps):
             parts.append(f"Knife: {self.location('knife')}.")
-        described = []
-        for verb, item, done in steps:
+        done, ahead = [], []
+        for verb, item, finished in steps:
             step = "prepare meal" if verb == "prepare" else f"{verb} the {item}"
-            if done:
-                described.append(f"{step} (done)")
+            if finished:
+                done.append(step)
             elif verb in APPLIANCES:
-                where = "; ".join(f"{a}: {self.location(a)}" for a in APPLIANCES[verb])
-                described.append(f"{step} (not yet; {where})")
+                ahead.append(f"{step} ({'; '.join(f'{a}: {self.location(a)}' for a in APPLIANCES[verb])})")
             elif verb == "prepare":
-                described.append(f"{step} (not yet; in the kitchen: {self.whereabouts('kitchen')})")
+                ahead.append(f"{step} (in the kitchen: {self.whereabouts('kitchen')})")
             else:
-                described.append(f"{step} (not yet)")
-        parts.append(f"Directions: {'; '.join(described)}.")
+                ahead.append(step)
+        parts.append(f"Directions done: {', '.join(done) or 'none'}.")
+        parts.append(f"Not yet done: {'; '.join(ahead)}." if ahead else "Every direction is done.")
         return " ".join(parts)
 
     def recall_map(self, elsewhere: int = 3) -> str:
