@@ -17,8 +17,7 @@ import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from bct import text
-from bct import planner
+from bct import planner, text
 from bct.env import ModularEnv, Step
 
 Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]

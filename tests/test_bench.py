@@ -55,9 +55,7 @@ def test_decisions_bench_counts_what_a_checkpoint_gets_wrong_after_each_recall(t
         )
     )
     lines = bench("bench/decisions.py", str(run), "--games", "2", timeout=300)
-    counts = {
-        line.split(":")[0].strip(): line.split(": ")[1] for line in lines if line.startswith("  after ")
-    }
+    counts = {line.split(":")[0].strip(): line.split(": ")[1] for line in lines if line.startswith("  after ")}
     # Simon Says shown once: 5 actions, each after a recall of the sequence; 5 recalls, each after anything else
     assert counts["after recall sequence"].split(" of ")[1].startswith("10 decisions")
     assert counts["after anything else"].split(" of ")[1].startswith("10 decisions")

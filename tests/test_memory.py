@@ -77,7 +77,9 @@ def test_simons_sequence_is_recalled_with_what_was_done_in_order():
 
 
 def test_a_long_sequence_is_abridged_to_what_is_not_yet_done():
-    m = played(("obs", "Simon says, take these actions in order: " + ", ".join(f"smell item{i}" for i in range(100)) + "."))
+    m = played(
+        ("obs", "Simon says, take these actions in order: " + ", ".join(f"smell item{i}" for i in range(100)) + ".")
+    )
     for i in range(37):
         m.acted(f"smell item{i}")
     assert m.run("recall sequence") == (

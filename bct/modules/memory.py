@@ -150,7 +150,9 @@ class Memory(Module):
         if form == "recall map":
             return self.recall_map()
         if form.startswith("recall where ") and form != "recall where ":
-            return self.recall_where(re.sub(r"^(?:(?:is|are|was|were|the|a|an|my)\s+)+", "", form[len("recall where ") :]))
+            return self.recall_where(
+                re.sub(r"^(?:(?:is|are|was|were|the|a|an|my)\s+)+", "", form[len("recall where ") :])
+            )
         if form == "recall facts":
             recent = self.facts[-12:]
             return " ".join(f.text for f in recent) if recent else "I remember nothing yet."
@@ -179,8 +181,10 @@ class Memory(Module):
         for f in sorted(self.ground("direction"), key=lambda f: int(f.args[0])):
             verb, _, item = f.args[1].partition(" ")
             item = item.removeprefix("the ")
-            done = bool(self.ground("done", None, "prepare meal")) if verb == "prepare" else bool(
-                self.ground("cooked", verb, item)
+            done = (
+                bool(self.ground("done", None, "prepare meal"))
+                if verb == "prepare"
+                else bool(self.ground("cooked", verb, item))
             )
             out.append((verb, item, done))
         return out
@@ -316,7 +320,9 @@ class Memory(Module):
             if len(others) == elsewhere:
                 break
         parts.append(
-            f"Not yet explored elsewhere: {'; '.join(others)}." if others else "No other remembered room is left unexplored."
+            f"Not yet explored elsewhere: {'; '.join(others)}."
+            if others
+            else "No other remembered room is left unexplored."
         )
         return " ".join(parts)
 

@@ -133,12 +133,17 @@ class TidyMemory(Memory):
             [
                 f"Held: {'; '.join(held)}." if held else "Held: nothing.",
                 f"Not in its place here: {', '.join(here)}." if here else "Nothing here is out of its place.",
-                f"Not in its place elsewhere: {'; '.join(away)}." if away else "Nothing elsewhere I remember is out of its place.",
+                f"Not in its place elsewhere: {'; '.join(away)}."
+                if away
+                else "Nothing elsewhere I remember is out of its place.",
             ]
         )
 
     def recall_tried(self) -> str:
-        tried = [f"the {self.as_written(f.args[0])} in the {self.as_written(f.args[1])}: the score rose" for f in self.ground("placed")]
+        tried = [
+            f"the {self.as_written(f.args[0])} in the {self.as_written(f.args[1])}: the score rose"
+            for f in self.ground("placed")
+        ]
         tried += [
             f"the {self.as_written(f.args[0])} in the {self.as_written(f.args[1])}: the score fell"
             for f in self.ground("misplaced")
