@@ -3,7 +3,9 @@ trajectories the checkpoint chooses at every step (as it plays: rank or generate
 compared with the gold action. Prints, by what the step read last (the answer of a `recall` form, or
 anything else), the share of decisions that differ, and a few examples of each.
 
-    python bench/decisions.py checkpoints/<run> [--games 20] [--fold test] [--examples 3]
+    python bench/decisions.py checkpoints/<run> [--games 20] [--fold test] [--examples 3] [--param NAME=VALUE ...]
+
+--param plays a variant of the checkpoint's game (e.g. --param numLocations=30 --param maxDistanceApart=8).
 
 With the fact-only memory this is the share of decisions after a recall that the model gets wrong:
 where the learned agent's score falls short of the planner's, it says which facts it misreads.
@@ -28,9 +30,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--fold", default="test")
     ap.add_argument("--examples", type=int, default=3)
+    ap.add_argument("--param", action="append", default=[], help="a game parameter NAME=VALUE (repeatable)")
     args = ap.parse_args()
     agent = T5Agent.from_checkpoint(args.checkpoint)
-    game, modules = agent.game, agent.modules
+    params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
+    game, modules = agent.game.with_params(params), agent.modules
     with ModularEnv.of(game, modules) as env:
         trajs = [play_gold(env, seed, args.fold, modules) for seed in fold_seeds(args.fold, args.games)]
     seen, wrong, examples = Counter(), Counter(), {}
