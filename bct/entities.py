@@ -13,6 +13,9 @@ The rule, decided per case:
   kb-twc's "located at X."), so that a room or object that no action names now (the current room,
   the box before anything can be put in it) is still a placeholder, and the task's entities keep
   the same numbers throughout an episode.
+- Two-argument actions name two entities: `put X in Y`, and CookingWorld's `cook X in Y` (the ingredient
+  and the appliance, so that "roast the X (oven: ...)" and `cook X in oven` share their placeholders).
+  The recall forms' words (`recall recipe`) are not entities.
 - A leading quantity stays outside the phrase: `take 25g of oak` -> `take <n1>g of <e1>`;
   `take 6 pineapples` -> `take <n2> <e2>`. Numbers are separate placeholders, one per distinct
   value; a unit written onto a number (`25g`, `12ml`) stays as written after it.
@@ -50,8 +53,9 @@ PLACEHOLDERS = ENTITY_TOKENS + NUMBER_TOKENS
 NUMBER = r"\d+(?:\.\d+)?"
 _QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of ", "6 " (before "pineapples")
 # Verbs whose arguments are not entities: directions, sort orders, numbers (numbers have their own placeholders).
-_NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "look", "inventory", "task"}
-_PUT = re.compile(rf"^(?:put|place|insert) (?:{_QUANTITY})?(.+?) (?:in|on|into) (.+)$")
+# A recall form's words name what the memory answers (`recall recipe`, `recall map`), not an entity.
+_NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "look", "inventory", "task", "recall"}
+_PUT = re.compile(rf"^(?:put|place|insert|cook) (?:{_QUANTITY})?(.+?) (?:in|on|into) (.+)$")
 _VERB_ARG = re.compile(rf"^(?:next step to|look at|[a-z]+) (?:{_QUANTITY})?(.+)$")
 _OBS = re.compile(r" </s> OBS (.*?) </s> INV ")
 _PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
