@@ -30,6 +30,18 @@ from bct.threads import set_threads
 log = logging.getLogger(__name__)
 
 
+def _mapping_code() -> str:
+    """The source of what turns a generated row into a model's example (prompt packing and representations)."""
+    import inspect
+
+    from bct import entities, prompt, representation
+
+    return "".join(inspect.getsource(m) for m in (prompt, entities, representation))
+
+
+MAPPING_CODE = _mapping_code()
+
+
 class _TiedWeightsNotice(logging.Filter):
     """On resume, transformers warns that the embeddings and the LM head are missing from a trainer
     checkpoint: T5 ties them to the shared embedding, which is saved and loaded. Dropped; anything else
@@ -49,6 +61,8 @@ logging.getLogger("transformers.trainer").addFilter(_TiedWeightsNotice())
 
 def training_data(cfg: TrainSettings, game: Game, modules: bool, representation):
     """The first `num_games` training games of data/<game>/<modules|nomodules>/train.jsonl, generated if missing."""
+    from datasets.fingerprint import Hasher
+
     from bct.generate import generate
 
     path = data_path(cfg.data_dir, game.name, modules, "train")
@@ -81,7 +95,14 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool, representation)
         source, target = training_pair(row, representation)
         return {"source": source, "target": target}
 
-    data = data.map(pair, desc=f"entities={representation.name}")
+    # datasets caches a map by the function's pickle, which names the representation's class but holds
+    # none of its code: a changed entity rule would reuse examples mapped by the old one. The fingerprint
+    # names the code that maps them.
+    data = data.map(
+        pair,
+        desc=f"entities={representation.name}",
+        new_fingerprint=Hasher.hash([data._fingerprint, representation.name, MAPPING_CODE]),
+    )
     if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
         seen = set()
         data = data.filter(lambda s, t: (s, t) not in seen and not seen.add((s, t)), input_columns=["source", "target"])
