@@ -30,7 +30,7 @@ from typing import Protocol
 
 from bct.env import ModuleStack, Step, modules_of
 from bct.games import Game
-from bct.modules.memory import _KNIFE_VERBS, APPLIANCES, Memory
+from bct.modules.memory import APPLIANCES, KNIFE_VERBS, Memory
 
 
 class View(Protocol):
@@ -88,7 +88,7 @@ def cook(view: View) -> Choice | None:
     reads = ("recall recipe",)
     if mem.ground("done", None, "prepare meal"):
         return Choice("eat meal", reads)
-    cuts = any(verb in _KNIFE_VERBS and not done for verb, _, done in steps)
+    cuts = any(verb in KNIFE_VERBS and not done for verb, _, done in steps)
     needed = [f.args[0] for f in mem.ground("ingredient")] + (["knife"] if cuts else [])
     missing = [item for item in needed if not mem.held(item)]
     for item in missing:
@@ -104,7 +104,7 @@ def cook(view: View) -> Choice | None:
             break
         if done:
             continue
-        if verb in _KNIFE_VERBS:
+        if verb in KNIFE_VERBS:
             return Choice(f"{verb} {item}", reads)
         kinds = APPLIANCES.get(verb, ())
         here = [a for a in kinds if mem.ground("seen", a, mem.here)]

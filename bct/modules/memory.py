@@ -35,7 +35,7 @@ _TAKEN = re.compile(r"^You take the (.+?)\.", re.I)
 # what a cooking action says when done: "You slice the red apple.", "You roast the red apple with the oven."
 _CLOSED_DOOR = re.compile(r"to the (north|south|east|west) you see a closed ([a-z -]+?door)\.", re.I)
 _CLOSED_CONTAINER = re.compile(r"\b(?:a|an) ([a-z -]+?) that is closed", re.I)
-_KNIFE_VERBS = ("slice", "dice", "chop")
+KNIFE_VERBS = ("slice", "dice", "chop")
 APPLIANCES = {"fry": ("stove",), "roast": ("oven",), "grill": ("toaster", "barbeque")}  # what cooks how
 _COOKED = re.compile(r"^You (slice|dice|chop|roast|grill|fry) the (.+?)(?: with the .+?)?\.", re.I)
 
@@ -286,7 +286,7 @@ class Memory(Module):
             *([f"Ingredients seen: {'; '.join(seen)}."] if seen else []),
             *([f"Ingredients not seen yet: {', '.join(unseen)}."] if unseen else []),
         ]
-        if any(v in _KNIFE_VERBS for v, _, _ in steps):
+        if any(v in KNIFE_VERBS for v, _, _ in steps):
             parts.append(f"Knife: {self.location('knife')}.")
         done, ahead = [], []
         for verb, item, finished in steps:
