@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bct.errors import UserError
-from bct.games import Game, check_fold
-from bct.modules import Module, make_module
+from bct.games import ALL_MODULES, Game, check_fold
+from bct.modules import MODULES, Module, make_module
 
 logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
 
@@ -37,9 +37,16 @@ class Step:
     from_module: bool = False
 
 
-def modules_of(game: Game, modules: bool) -> list[str]:
-    """The modules `game` is played with: its own (modules=True) and the working memory where `game.memory`."""
-    return ([game.module] if modules and game.module else []) + ([game.memory_module] if game.memory else [])
+def modules_of(game: Game, modules: bool | str) -> list[str]:
+    """The modules `game` is played with: its own (modules=True), then with modules=all every module of
+    ALL_MODULES that speaks no verb of one already there (mapreader-directions keeps its own navigator),
+    and the working memory where `game.memory`."""
+    names = [game.module] if modules and game.module else []
+    if modules == "all":
+        for name in ALL_MODULES:
+            if not any(set(MODULES[name].verbs) & set(MODULES[n].verbs) for n in names):
+                names.append(name)
+    return names + ([game.memory_module] if game.memory else [])
 
 
 def check_java() -> None:
@@ -109,9 +116,10 @@ class ModularEnv:
         self.twx = TextWorldExpressEnv(envStepLimit=step_limit)
         self.twx.load(game.twx_name, game.params)
         self.last: Step | None = None
+        self.answered_by: str | None = None  # the module that answered the latest action (None: the game)
 
     @classmethod
-    def of(cls, game: Game, modules: bool) -> ModularEnv:
+    def of(cls, game: Game, modules: bool | str) -> ModularEnv:
         """`game` played with its own module (modules=True) or without, and with the working memory where
         the game says so (`game.memory`)."""
         return cls(game, modules_of(game, modules))
@@ -148,6 +156,7 @@ class ModularEnv:
         if self.last is None:
             raise RuntimeError("reset(seed=..., fold=...) starts an episode; call it before step()")
         owner = self.stack.owner(action)
+        self.answered_by = owner.name if owner is not None else None
         if owner is not None:
             answer = owner.run(action)
             self.stack.answered(owner, action, answer)

@@ -14,10 +14,11 @@ from tqdm.auto import tqdm
 from bct.agents import Agent, make_agent
 from bct.errors import exits_cleanly
 from bct.files import write_json, write_jsonl
-from bct.games import fold_seeds, modules_label
+from bct.games import Game, fold_seeds, modules_label, trained_games
+from bct.gold import gold_modules
 from bct.rollout import EpisodeResult, rollout, start_envs
-from bct.runs import FolderLock, check_same, differing, digest, previous_settings, set_aside
-from bct.settings import EvaluateSettings, entry
+from bct.runs import FolderLock, check_same, differing, digest, previous_settings, read_run, set_aside
+from bct.settings import EvaluateSettings, GameSettings, entry
 from bct.threads import set_threads
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,23 @@ def read_histories(path: Path) -> list[dict]:
     return episodes
 
 
+def module_use(episodes: list[dict], needed: set[str]) -> dict:
+    """Module calls per module over `episodes`, and the share of all module calls that went to a module
+    the game's gold path never calls (`needed`: bct.gold.gold_modules): calls wasted on the wrong module."""
+    calls: dict[str, int] = {}
+    for e in episodes:
+        for h in e.get("history", []):
+            if h.get("from_module"):
+                name = h.get("module") or "?"
+                calls[name] = calls.get(name, 0) + 1
+    total = sum(calls.values())
+    wasted = sum(n for name, n in calls.items() if name not in needed)
+    return {
+        "module_calls": dict(sorted(calls.items())),
+        "wasted_module_calls": round(wasted / total, 4) if total else 0.0,
+    }
+
+
 def summarize(
     settings: dict,
     episodes: list[dict],
@@ -73,9 +91,11 @@ def summarize(
     agent_stats: dict,
     trained: dict | None = None,
     failed: list[dict] = (),
+    needed: set[str] | None = None,
 ) -> dict:
     """results.json: averages over the episodes that ran to an end; failed ones are counted apart (a
-    rerun plays them again)."""
+    rerun plays them again). `needed`: the modules the game's gold path calls (module_calls and the share
+    of wasted calls are counted against them)."""
     n = len(episodes)
     mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
     per_variation = sorted(
@@ -95,6 +115,7 @@ def summarize(
         "avg_env_steps": mean("env_steps"),
         "avg_module_steps": mean("module_steps"),
         "success_rate": mean("success"),
+        **(module_use(episodes, needed) if needed is not None else {}),
         "settings": settings,
         "agent_stats": agent_stats,
         **({"trained": trained} if trained else {}),
@@ -111,6 +132,28 @@ def results_folder(cfg: EvaluateSettings, agent: Agent, settings: dict) -> Path:
         / agent.run_name
         / f"{cfg.fold}-{digest({k: v for k, v in settings.items() if k != 'fingerprint'})}"
     )
+
+
+def checkpoint_games(cfg: EvaluateSettings) -> list[Game]:
+    """The games an evaluation plays: the one named (`+game=`), else every game the checkpoint trained on."""
+    if cfg.game is not None or not cfg.checkpoint:
+        return [cfg.played()] if cfg.game is not None else []
+    run = read_run(Path(cfg.checkpoint))
+    return trained_games(run["settings"]) if run and isinstance(run.get("settings"), dict) else []
+
+
+def evaluate_all(cfg: EvaluateSettings) -> list[Path]:
+    """`evaluate` on each game: the one named, or each game of a checkpoint trained on several (one
+    results folder each, in the order it trained on them)."""
+    games = checkpoint_games(cfg)
+    if len(games) <= 1:
+        return [evaluate(cfg)]
+    outs = []
+    for g in games:
+        log.info("%s: playing %s (%d of %d)", cfg.checkpoint, g.name, len(outs) + 1, len(games))
+        one = cfg.model_copy(update={"game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))})
+        outs.append(evaluate(one))
+    return outs
 
 
 def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
@@ -164,6 +207,7 @@ def _evaluate_into(
         log.info("%s: %d variations already played, %d to go", out, len(done), len(todo))
 
     game, modules, failed = agent.game, agent.modules, []
+    needed = gold_modules(game, modules)
     envs = shared or (start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(
@@ -179,7 +223,9 @@ def _evaluate_into(
         with histories_file.open("a") as f:  # one whole line per finished episode
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
         (failed if result.stop == "failed" else episodes).append(record)
-        write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed))
+        write_json(
+            results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed)
+        )
         bar.update()
         bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / max(1, len(episodes)):.3f}")
 
@@ -200,7 +246,7 @@ def _evaluate_into(
         bar.close()
         for env in [] if shared else envs:
             env.close()
-    write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed))
+    write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed))
     if failed:
         log.warning(
             "%d of %d variations failed (reasons in %s); run the same command again to retry them",
@@ -215,15 +261,16 @@ def _evaluate_into(
 @exits_cleanly
 def _hydra_main(cfg: DictConfig) -> None:
     try:
-        out = evaluate(EvaluateSettings.from_config(cfg))
+        outs = evaluate_all(EvaluateSettings.from_config(cfg))
     except KeyboardInterrupt:
         print("\ninterrupted; run the same command again to play the variations not yet finished", file=sys.stderr)
         sys.exit(130)
-    r = json.loads((out / "results.json").read_text())
-    print(
-        f"{r['agent']} on {r['game']} ({modules_label(r['modules'])}, {r['fold']}, {r['num_variations']} variations): "
-        f"score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}"
-    )
+    for out in outs:
+        r = json.loads((out / "results.json").read_text())
+        print(
+            f"{r['agent']} on {r['game']} ({modules_label(r['modules'])}, {r['fold']}, {r['num_variations']} "
+            f"variations): score {r['avg_score']:.3f}, steps {r['avg_steps']:.1f} -> {out}"
+        )
 
 
 main = entry(_hydra_main)

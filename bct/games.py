@@ -10,10 +10,15 @@ from bct.errors import UserError, unknown
 FOLDS = ("train", "dev", "test")
 FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: each fold's seeds start here, 1000 in a row
 FOLD_SIZE = 1000
-MODULES_LABELS = {True: "modules", False: "nomodules"}  # folder and run names: with the game's modules, without
+# folder and run names: with the game's modules, without, and with every module offered in every game
+MODULES_LABELS = {True: "modules", False: "nomodules", "all": "allmodules"}
+# modules=all: every module is offered in every game, beside the game's own and its working memory; the
+# agent chooses which to use (a game's gold path calls its own module only)
+ALL_MODULES = ("calc", "navigation", "sortquantity", "kb-twc")
 
 _TWC_PARAMS = "numLocations={rooms},numItemsToPutAway={items},includeDoors=0,limitInventorySize=0"
 _TALES_COOKING = "numLocations=1,numIngredients=2,numDistractorItems=5,includeDoors=0,limitInventorySize=0"
+_TALES_SIMON = "gameLength={length},numDistractors=4,memorization={memory},verbose={verbose}"
 
 
 # The parameters each TWX game accepts, with the range its generator allows (`game.params.NAME=VALUE`
@@ -124,7 +129,14 @@ GAMES: dict[str, Game] = {
         Game("arithmetic", "arithmetic", "", "calc", "arithmetic"),
         Game("mapreader", "mapreader", "", "navigation", "mapreader", memory_module="memory-mapreader"),
         # beyond the paper: the navigator also says which way to move (bct/modules/navigation_directions.py)
-        Game("mapreader-directions", "mapreader", "", "navigation-directions", "mapreader"),
+        Game(
+            "mapreader-directions",
+            "mapreader",
+            "",
+            "navigation-directions",
+            "mapreader",
+            memory_module="memory-mapreader",
+        ),
         Game("sorting", "sorting", "", "sortquantity", "sorting"),
         Game("twc", "twc", _TWC_PARAMS.format(rooms=1, items=1), "kb-twc", "twc", memory_module="memory-twc"),
         # TextWorld Commonsense levels after seed 003; TWX allows at most 4 items to put away. Played with
@@ -154,13 +166,76 @@ GAMES: dict[str, Game] = {
                     "simonsays",
                     250,
                 ),
+                # TALES's other Simon Says: lengths 10, 50 and 100, one instruction at a time (plain), the
+                # sequence shown once (memory), and shown once with verbose observations
+                *(
+                    (
+                        name.format(n=n),
+                        "simonsays",
+                        _TALES_SIMON.format(length=n, memory=m, verbose=v),
+                        "simonsays",
+                        2 * n + 50,
+                    )
+                    for name, m, v in [
+                        ("simonsays-tales-{n}", 0, 0),
+                        ("simonsays-memory-tales-{n}", 1, 0),
+                        ("simonsays-memory-verbose-tales-{n}", 1, 1),
+                    ]
+                    for n in (10, 50, 100)
+                    if (n, m, v) != (100, 1, 0)  # simonsays-memory-tales
+                ),
             ]
+        ),
+        Game(
+            "mapreader-tales",
+            "mapreader",
+            "numLocations=2,maxDistanceApart=1,maxDistractorItemsPerLocation=2",
+            "navigation",
+            "mapreader",
+            memory_module="memory-mapreader",
         ),
     ]
 }
 
-# The paper's names for our defaults.
-ALIASES = {"mapreader-random": "mapreader", "twc-easy": "twc"}
+# The paper's names for our defaults, and TALES's settings that are TWX's defaults (twc: the easy level).
+ALIASES = {
+    "mapreader-random": "mapreader",
+    "twc-easy": "twc",
+    "twc-tales": "twc",
+    "arithmetic-tales": "arithmetic",
+    "sorting-tales": "sorting",
+    "peckingorder-tales": "peckingorder",
+    "simonsays-memory-tales-100": "simonsays-memory-tales",
+}
+
+# TextWorldExpress's eight games at their defaults (Simon Says both ways: one instruction at a time,
+# and the sequence shown once).
+TWX_GAMES = (
+    "arithmetic",
+    "mapreader",
+    "sorting",
+    "twc",
+    "simonsays",
+    "simonsays-memory",
+    "peckingorder",
+    "coin",
+    "cookingworld",
+)
+
+# TALES (2025)'s TextWorldExpress environments, each with the preset of its settings: its TWX aggregate is
+# the mean over these sixteen.
+TALES_ENVS = {
+    "TWXCookingWorld": "cookingworld-tales",
+    "TWXTextWorldCommonsense": "twc-tales",
+    "TWXCoinCollector": "coin-tales",
+    "TWXMapReader": "mapreader-tales",
+    "TWXArithmetic": "arithmetic-tales",
+    "TWXSorting": "sorting-tales",
+    "TWXPeckingOrder": "peckingorder-tales",
+    **{f"TWXSimonSays{n}": f"simonsays-tales-{n}" for n in (10, 50, 100)},
+    **{f"TWXSimonSaysWithMemory{n}": f"simonsays-memory-tales-{n}" for n in (10, 50, 100)},
+    **{f"TWXSimonSaysWithMemory{n}Verbose": f"simonsays-memory-verbose-tales-{n}" for n in (10, 50, 100)},
+}
 
 # The four games of the paper, in its order.
 PAPER_GAMES = ("arithmetic", "mapreader", "sorting", "twc")
@@ -201,6 +276,11 @@ def from_record(record: dict) -> Game:
     return game.with_memory(record.get("memory"))
 
 
+def trained_games(record: dict) -> list[Game]:
+    """The games a run's settings say it trained on: one (`game`), or several (`games`)."""
+    return [from_record(r) for r in record["games"]] if record.get("games") else [from_record(record)]
+
+
 def check_fold(fold: str) -> str:
     if fold not in FOLDS:
         raise unknown("fold", fold, FOLDS)
@@ -215,15 +295,25 @@ def fold_seeds(fold: str, n: int, what: str = "variations", key: str = "num_vari
     return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + n))
 
 
-def modules_label(modules: bool) -> str:
-    """The data and run folders' name for playing with the game's modules (`modules`) or without (`nomodules`)."""
-    return MODULES_LABELS[bool(modules)]
+def modules_label(modules: bool | str) -> str:
+    """The data and run folders' name for playing with the game's modules (`modules`), without
+    (`nomodules`), or with every module (`allmodules`, modules=all)."""
+    return MODULES_LABELS[modules if modules == "all" else bool(modules)]
 
 
-def check_modules(modules) -> bool:
-    if not isinstance(modules, bool):
-        raise UserError(f"modules: {modules!r} is not true or false; e.g. modules=[true,false]")
+def check_modules(modules) -> bool | str:
+    if modules not in MODULES_LABELS or not isinstance(modules, (bool, str)):
+        raise UserError(f"modules: {modules!r} is not true, false or all; e.g. modules=[true,false]")
     return modules
+
+
+def expand_games(games) -> list[str]:
+    """A `games` setting as registry names: `all` is every registered game (aliases left out), else a
+    list (or one name) checked against the registry."""
+    if games == "all" or games == ["all"]:
+        return list(GAMES)
+    names = check_choices("games", games, get_game)
+    return list(dict.fromkeys(get_game(n).name for n in names))
 
 
 def check_choices(kind: str, values, check) -> list[str]:

@@ -17,10 +17,19 @@ from bct.data import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
 from bct.env import ModularEnv
 from bct.errors import UserError, exits_cleanly
 from bct.files import write_atomic, write_jsonl
-from bct.games import as_game, check_choices, check_fold, check_modules, fold_seeds, get_game, modules_label
+from bct.games import (
+    as_game,
+    check_choices,
+    check_fold,
+    check_modules,
+    expand_games,
+    fold_seeds,
+    get_game,
+    modules_label,
+)
 from bct.gold import play_gold
 from bct.runs import FolderLock
-from bct.settings import GenerateSettings, entry
+from bct.settings import GenerateSettings, entry, memory_of
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +46,7 @@ def generate(
 ) -> dict:
     """Write `out_dir/<game>/<modules|nomodules>/<fold>.jsonl` and update `out_dir/manifest.json`; return the
     manifest. `games` are registry names or Game objects (variants with their own parameters); `modules` a
-    list of true (with the game's modules) and/or false."""
+    list of true (with the game's modules), false and/or all (every module in every game)."""
     games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
     modules = check_choices("module setting", modules, check_modules)
     folds = check_choices("fold", folds, check_fold)
@@ -123,26 +132,28 @@ def run(cfg: GenerateSettings) -> dict:
     """The command: write what `cfg` asks for and say what was written."""
     start = time.time()
     # +game=NAME game.params.*, or the list `games`; each with the memory as `memory` says (null: its default)
-    games = [cfg.played()] if cfg.game else [get_game(g).with_memory(cfg.memory) for g in cfg_list(cfg.games)]
-    manifest = generate(
-        games,
-        cfg.modules,
-        cfg.folds,
-        cfg.num_games,
-        cfg.out_dir,
-        cfg.overwrite,
-        cfg.progress,
-        config=cfg.dump(),
-    )
-    written = manifest["written"]
+    # (with modules=all the memory is on unless memory=false: it is one of the modules offered)
+    written, games = [], []
+    for modules in check_choices("module setting", cfg.modules, check_modules):
+        memory = memory_of(modules, cfg.memory)
+        these = (
+            [cfg.game.build(memory)] if cfg.game else [get_game(g).with_memory(memory) for g in expand_games(cfg.games)]
+        )
+        manifest = generate(
+            these,
+            [modules],
+            cfg.folds,
+            cfg.num_games,
+            cfg.out_dir,
+            cfg.overwrite,
+            cfg.progress,
+            config=cfg.dump(),
+        )
+        written += manifest["written"]
+        games += [(g, modules) for g in these]
     n = sum(manifest["files"][rel]["examples"] for rel in written)
     kept = len(
-        {
-            data_path(".", g, v, f).as_posix().removeprefix("./")
-            for g in [as_game(x).name for x in games]
-            for v in cfg_list(cfg.modules)
-            for f in cfg_list(cfg.folds)
-        }
+        {data_path(".", g.name, v, f).as_posix().removeprefix("./") for g, v in games for f in cfg_list(cfg.folds)}
     ) - len(written)
     print(
         f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from bct import planner, text
 from bct.env import ModularEnv, Step
+from bct.games import Game
 
 Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]
 
@@ -123,6 +124,17 @@ class Trajectory:
     @property
     def ok(self) -> bool:
         return self.error is None and self.score >= 1.0
+
+
+def gold_modules(game: Game, modules: bool | str) -> set[str]:
+    """The modules the gold paths of `game` call: its own, and its working memory where the planner's path
+    (or mapreader's rule) recalls. With modules=all, a call to any other module is one the game never needs."""
+    if not modules:
+        return set()
+    used = {game.module} if game.module else set()
+    if game.memory and (planner.plays(game, modules) or game.family == "mapreader"):
+        used.add(game.memory_module)
+    return used
 
 
 def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:

@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 from bct.errors import UserError
-from bct.evaluate import evaluate
+from bct.evaluate import evaluate, evaluate_all
 from bct.files import read_json, write_atomic, write_json
 from bct.rollout import start_envs
 from bct.runs import kept_checkpoints, read_run
@@ -146,6 +146,7 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
     record = {
         "status": "running",
         "game": cfg.played().name if cfg.game else None,
+        **({"games": [g.name for g in cfg.trained()]} if cfg.games else {}),
         "modules": cfg.modules,
         "model": cfg.model.name,
         "epochs": cfg.epochs,
@@ -168,8 +169,9 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
         if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
             record["eval"] = cfg.eval.model_dump()
             start = time.time()
-            out = evaluate(evaluation_settings(cfg, run_dir, after, job_dir / "results"))
-            record["results"] = str((out / "results.json").resolve())
+            outs = evaluate_all(evaluation_settings(cfg, run_dir, after, job_dir / "results"))
+            found = [str((out / "results.json").resolve()) for out in outs]
+            record["results"] = found[0] if len(found) == 1 else found  # a run of several games: one per game
             record["eval_seconds"] = round(time.time() - start, 1)
         record["status"] = "done"
     except Exception as e:

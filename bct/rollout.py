@@ -73,6 +73,7 @@ class Episode:
                 "observation": step.observation,
                 "score": step.score,
                 "from_module": step.from_module,
+                **({"module": self.env.answered_by} if step.from_module else {}),
                 **decision.info,
             }
         )

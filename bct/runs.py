@@ -82,13 +82,20 @@ def model_identity(model: dict) -> dict:
 
 def train_settings(cfg) -> dict:
     """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
+    games = cfg.trained()
+    if cfg.game is not None:
+        played = games[0].record()
+    else:  # several games: each one's record, and how much of each the run trains on
+        from bct.training import mixture
+
+        played = {"games": [g.record() for g in games], "memory": games[0].memory, "mix": mixture(cfg, games)}
     values = {
-        **cfg.played().record(),
+        **played,
         "modules": cfg.modules,
         "model": model_identity(cfg.model.model_dump(exclude_unset=True)),
         "trainer": cfg.trainer or {},
     }
-    values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values})
+    values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values and k != "game"})
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
@@ -110,8 +117,9 @@ def train_run_dir(cfg, settings: dict) -> Path:
     """`checkpoint_dir/run_name`, or `checkpoint_dir/<game>-<modules|nomodules>-<model>-ep<epochs>-<digest of every
     defining setting>` (`-st<max_steps>-` for a run measured in steps): runs that differ in anything (seed,
     lr, data, ...) never share a folder."""
+    game = settings.get("game") or f"{len(settings['games'])}games"
     name = cfg.run_name or (
-        f"{settings['game']}-{modules_label(settings['modules'])}-{settings['model']['name']}-{training_length(settings)}"
+        f"{game}-{modules_label(settings['modules'])}-{settings['model']['name']}-{training_length(settings)}"
         f"-{digest(settings)}"
     )
     return Path(cfg.checkpoint_dir) / str(name)

@@ -22,7 +22,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, Optional
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import InterpolationKeyError
@@ -135,7 +135,34 @@ class Command(Strict):
 
     def played(self) -> Game | None:
         """The game `+game=NAME`, `game.params.*` and `memory` name (None where no game is given)."""
-        return self.game.build(self.memory) if self.game else None
+        return self.game.build(memory_of(getattr(self, "modules", None), self.memory)) if self.game else None
+
+    def trained(self) -> list[Game]:
+        """The games a run trains on: `+game=NAME`, or each of `games` with the memory setting."""
+        from bct.games import expand_games
+
+        if self.game is not None:
+            if getattr(self, "games", None):
+                raise UserError("+game and games are both set; name one game (+game=NAME) or several (games=[a,b])")
+            return [self.played()]
+        memory = memory_of(self.modules, self.memory)
+        return [get_game(name).with_memory(memory) for name in expand_games(self.games)] if self.games else []
+
+
+Modules = Union[bool, Literal["all"]]  # the game's modules, none, or every module in every game
+
+
+def memory_of(modules, memory: bool | None) -> bool | None:
+    """The working memory setting: with modules=all the memory is one of the modules offered, unless
+    memory=false says otherwise; else `memory` (None: the game's default)."""
+    return True if memory is None and modules == "all" else memory
+
+
+class MixEntry(Strict):
+    """`mix.GAME.*` in a run of several games: how much of that game's gold data the run trains on."""
+
+    num_games: Optional[NumVariations] = None  # its first training games (null: the preset's, as for +game=GAME)
+    passes: Optional[AtLeast1] = None  # copies of its distinct examples in each epoch (null: 1)
 
 
 class TrainSettings(Command):
@@ -144,10 +171,12 @@ class TrainSettings(Command):
 
     model: ModelSettings
     game: Optional[GameSettings] = None  # +game=NAME
+    games: Any = None  # several games in one run (a list, or all), instead of +game=NAME
+    mix: dict[str, MixEntry] = {}
     trainer: dict[str, Any]
     epochs: Optional[AtLeast1]
     max_steps: Optional[AtLeast1]
-    modules: bool
+    modules: Modules
     memory: Optional[bool]  # the working memory (bct/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]
     final_example: bool
@@ -185,7 +214,7 @@ class EvaluateSettings(Command, PlaySettings):
     game: Optional[GameSettings] = None  # +game=NAME
     checkpoint: Optional[str]
     fold: Literal["train", "dev", "test"]
-    modules: Optional[bool]  # null: the checkpoint's (t5), else true
+    modules: Optional[Modules]  # null: the checkpoint's (t5), else true
     memory: Optional[bool]  # null: the checkpoint's (t5), else the game's default
     results_dir: str
     progress: bool

@@ -59,34 +59,57 @@ class _TiedWeightsNotice(logging.Filter):
 logging.getLogger("transformers.trainer").addFilter(_TiedWeightsNotice())
 
 
-def training_data(cfg: TrainSettings, game: Game, modules: bool, representation):
-    """The first `num_games` training games of data/<game>/<modules|nomodules>/train.jsonl, generated if missing."""
+def mixture(cfg: TrainSettings, games: list[Game]) -> dict[str, dict]:
+    """Per game of a run, how much of its gold data it trains on: its first `num_games` training games
+    (`mix.GAME.num_games`, else the model preset's for that game, as a run of that game alone would
+    have) and `passes` copies of their distinct examples per epoch (`mix.GAME.passes`, else 1). A cap
+    and a weight per game, so that a game with long episodes does not drown the others."""
+    by_preset = cfg.model.num_games_by_game or {}
+    unknown_keys = sorted(set(cfg.mix) - {k for g in games for k in (g.name, g.preset)})
+    if unknown_keys:
+        raise UserError(
+            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
+            f"name a game of `games`"
+        )
+    out = {}
+    for g in games:
+        key = g.preset or g.name  # a variant's memory setting: its preset's entry
+        given = cfg.mix.get(g.name) or cfg.mix.get(key)
+        num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
+        out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
+    return out
+
+
+def training_data(cfg: TrainSettings, game: Game, modules: bool | str, representation, num_games: int | None = None):
+    """The first `num_games` (default: the run's) training games of data/<game>/<modules label>/train.jsonl,
+    generated if missing."""
     from datasets.fingerprint import Hasher
 
     from bct.generate import generate
 
+    num_games = num_games or cfg.num_games
     path = data_path(cfg.data_dir, game.name, modules, "train")
     entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{modules_label(modules)}/train.jsonl", {})
     made = entry.get("settings", {})
-    if not path.exists() or made.get("num_games", 0) < cfg.num_games or made.get("format") != DATA_FORMAT:
+    if not path.exists() or made.get("num_games", 0) < num_games or made.get("format") != DATA_FORMAT:
         log.info(
             "no training data for %s/%s with %d games in %s: generating it",
             game.name,
             modules_label(modules),
-            cfg.num_games,
+            num_games,
             cfg.data_dir,
         )
         generate(
             [game],
             [modules],
             ["train"],
-            num_games=max(cfg.num_games, 1),
+            num_games=max(num_games, 1),
             out_dir=cfg.data_dir,
             overwrite=True,
             progress=cfg.progress,
         )
     data = load_examples(path)
-    seeds = sorted(set(data["seed"]))[: cfg.num_games]
+    seeds = sorted(set(data["seed"]))[:num_games]
     data = data.filter(
         lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
     )
@@ -116,6 +139,22 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool, representation)
 
         data = data.map(shuffle, desc="shuffle_ids")
     return data
+
+
+def mixed_data(cfg: TrainSettings, games: list[Game], representation):
+    """The training examples of every game of a run, each game as `mixture` says (one game: its data)."""
+    from datasets import concatenate_datasets
+
+    if len(games) == 1:
+        return training_data(cfg, games[0], cfg.modules, representation)
+    parts = []
+    for g, share in mixture(cfg, games).items():
+        data = training_data(
+            cfg, next(x for x in games if x.name == g), cfg.modules, representation, share["num_games"]
+        )
+        parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
+        log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
+    return concatenate_datasets(parts)
 
 
 def scratch_model(cfg: TrainSettings, data, run_dir: Path, representation):
@@ -186,10 +225,13 @@ def train(cfg: TrainSettings, callbacks: list | None = None) -> Path:
 
     `callbacks` are extra transformers TrainerCallbacks.
     """
-    if cfg.game is None:
+    if not cfg.trained():
         raise UserError(
-            f"choose a game: python -m bct.train +game=sorting epochs=8 (games: {', '.join(choices('game'))})"
+            f"choose a game: python -m bct.train +game=sorting epochs=8, or several: games=[twc,coin] "
+            f"(games: {', '.join(choices('game'))})"
         )
+    if cfg.games and cfg.select != "none":
+        raise UserError("select=dev chooses epochs on one game's dev score; a run of several games takes select=none")
     if cfg.epochs is None and cfg.max_steps is None:
         raise UserError("epochs and max_steps are both null: set one, e.g. epochs=4 or max_steps=2500")
     settings = train_settings(cfg)
@@ -233,7 +275,7 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = training_data(cfg, cfg.played(), cfg.modules, representation)
+        data = mixed_data(cfg, cfg.trained(), representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)

@@ -10,7 +10,7 @@ import torch
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.decoding import group_beam_search
 from bct.errors import UserError, unknown
-from bct.games import Game, from_record
+from bct.games import Game, trained_games
 from bct.model import load_checkpoint, weights_fingerprint
 from bct.representation import get_representation, of_checkpoint
 
@@ -117,7 +117,13 @@ class T5Agent(Agent):
                 f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
                 f"unset, or train a run with modules={str(modules).lower()})"
             )
-        trained_on = from_record(trained)
+        games = trained_games(trained)
+        if game is None and len(games) > 1:
+            raise UserError(
+                f"{checkpoint} was trained on {len(games)} games ({', '.join(g.name for g in games)}); name the one "
+                f"to play with +game=NAME (bct.evaluate without +game plays each of them)"
+            )
+        trained_on = next((g for g in games if game and g.name == game.with_memory(g.memory).name), games[0])
         if memory is not None and memory != trained_on.memory:
             raise UserError(
                 f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
@@ -161,7 +167,7 @@ class T5Agent(Agent):
             game=game,
             modules=with_modules,
             run_name=Path(checkpoint).name
-            + ("" if game == trained_on else f"-on-{game.name}")
+            + ("" if game == trained_on and len(games) == 1 else f"-on-{game.name}")
             + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else "")),
             record=record,
             trained={
