@@ -80,14 +80,33 @@ def model_identity(model: dict) -> dict:
     return {k: v for k, v in model.items() if not k.endswith("_by_game")}
 
 
+def mixture(cfg, games: list) -> dict[str, dict]:
+    """Per game of a run (bct.settings.TrainSettings), how much of its gold data it trains on: its first
+    `num_games` training games (`mix.GAME.num_games`, else the model preset's for that game, as a run of
+    that game alone would have) and `passes` copies of their distinct examples per epoch (`mix.GAME.passes`,
+    else 1). A cap and a weight per game, so that a game with long episodes does not drown the others."""
+    by_preset = cfg.model.num_games_by_game or {}
+    unknown_keys = sorted(set(cfg.mix) - {k for g in games for k in (g.name, g.preset)})
+    if unknown_keys:
+        raise UserError(
+            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
+            f"name a game of `games`"
+        )
+    out = {}
+    for g in games:
+        key = g.preset or g.name  # a variant's memory setting: its preset's entry
+        given = cfg.mix.get(g.name) or cfg.mix.get(key)
+        num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
+        out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
+    return out
+
+
 def train_settings(cfg) -> dict:
     """What defines a training run (the checkpoint folder's identity), from bct.settings.TrainSettings."""
     games = cfg.trained()
     if cfg.game is not None:
         played = games[0].record()
     else:  # several games: each one's record, and how much of each the run trains on
-        from bct.training import mixture
-
         played = {"games": [g.record() for g in games], "memory": games[0].memory, "mix": mixture(cfg, games)}
     values = {
         **played,

@@ -127,8 +127,7 @@ class Command(Strict):
     @classmethod
     def from_overrides(cls, overrides: list[str]):
         """The settings a command line's `key=value` arguments make (Hydra's override syntax)."""
-        check_overrides(overrides)
-        return cls.from_config(compose(cls.command, overrides=overrides))
+        return cls.from_config(compose(cls.command, overrides=check_overrides(overrides)))
 
     def dump(self) -> dict:
         return self.model_dump(exclude_unset=True)
@@ -293,7 +292,24 @@ def validate(values: dict, schema: type[BaseModel]):
     try:
         return schema.model_validate(values, context=COMPLETE)
     except ValidationError as e:
-        raise UserError(_message(schema, e.errors()[0])) from None
+        errors = e.errors()
+        union = [x for x in errors if x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
+        if len(union) > 1:  # a value that fits no type of a union (modules: true, false or all)
+            key = ".".join(str(p) for p in errors[0]["loc"][:-1])
+            shown = OmegaConf.to_yaml({"v": errors[0].get("input")}).strip()[3:]
+            allowed = [
+                "true or false"
+                if x["type"].startswith("bool")
+                else x.get("ctx", {}).get("expected", "").replace("'", "")
+                for x in union
+            ]
+            raise UserError(f"{key}={shown}: choose {' or '.join(a for a in allowed if a)}") from None
+        raise UserError(_message(schema, errors[0])) from None
+
+
+def _branch(part) -> bool:
+    """Whether a location part names a union's branch (pydantic: `bool`, `literal['all']`), not a key."""
+    return isinstance(part, str) and (part in ("bool", "int", "str", "float") or part.startswith("literal["))
 
 
 _EXPECTED = {
@@ -368,9 +384,42 @@ def check_secrets(argv: list[str]) -> None:
             )
 
 
-def check_overrides(argv: list[str]) -> None:
-    """Name unknown games, model presets and agents in one line, before Hydra's longer message."""
+def checkpoint_game(argv: list[str]) -> list[str]:
+    """`game.params.NAME=V` without `+game=`: the game of the checkpoint named (`checkpoint=X`), with its
+    own parameters under those given; a UserError in one line where no single game is named."""
+    if any(re.match(r"^\+{0,2}game=", a) for a in argv):
+        return argv
+    given = [a for a in argv if re.match(r"^\+{0,2}game\.params\.\w+=", a)]
+    if not given:
+        return argv
+    first = given[0].lstrip("+")
+    checkpoint = next((a.split("=", 1)[1] for a in argv if a.startswith("checkpoint=")), None)
+    if not checkpoint or checkpoint == "null":
+        raise UserError(f"{first}: name the game it applies to, e.g. +game=mapreader {first}")
+    from bct.files import read_record
+    from bct.games import trained_games
+
+    run = read_record(Path(checkpoint) / "bct_config.json", ["settings"])  # bct.runs.RUN_RECORD
+    if run is None or not isinstance(run.get("settings"), dict):
+        return argv  # the agent names a missing or unfinished checkpoint in its own line
+    games = trained_games(run["settings"])
+    if len(games) > 1:
+        names = ", ".join(g.preset or g.name for g in games)
+        raise UserError(
+            f"{first}: {checkpoint} was trained on {len(games)} games ({names}); name the one it applies to, "
+            f"e.g. +game={games[0].preset or games[0].name} {first}"
+        )
+    game = games[0]
+    keys = {a.lstrip("+").split("=", 1)[0].rsplit(".", 1)[1] for a in given}
+    own = [f"game.params.{k}={v}" for k, v in game.overrides if k not in keys]
+    return [*argv, f"+game={game.preset or game.name}", *own]
+
+
+def check_overrides(argv: list[str]) -> list[str]:
+    """Name unknown games, model presets and agents in one line, before Hydra's longer message; return
+    the overrides to run (a checkpoint's game added where only its parameters were given)."""
     check_secrets(argv)
+    argv = checkpoint_game(list(argv))
     names = {"game": "game", "model": "model preset", "agent": "agent"}
     for arg in argv:
         m = re.match(r"^\+{0,2}(game|model|agent)=(.*)$", arg)
@@ -388,6 +437,7 @@ def check_overrides(argv: list[str]) -> None:
                 raise UserError(
                     f"game.params.{m.group(1)}: {game.name} has no such parameter; it accepts {accepted or 'none'}"
                 )
+    return argv
 
 
 def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:
@@ -395,7 +445,7 @@ def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:
 
     @exits_cleanly
     def main() -> None:
-        check_overrides(sys.argv[1:])
+        sys.argv[1:] = check_overrides(sys.argv[1:])
         hydra_main()
 
     return main

@@ -23,7 +23,7 @@ from bct.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.prompt import training_pair
 from bct.representation import get_representation
 from bct.resume import interrupt_callback, last_complete_checkpoint
-from bct.runs import KEPT, RUN_RECORD, FolderLock, claim_run_dir, read_run, train_run_dir, train_settings
+from bct.runs import KEPT, RUN_RECORD, FolderLock, claim_run_dir, mixture, read_run, train_run_dir, train_settings
 from bct.settings import TrainSettings, choices
 from bct.threads import set_threads
 
@@ -57,27 +57,6 @@ class _TiedWeightsNotice(logging.Filter):
 
 
 logging.getLogger("transformers.trainer").addFilter(_TiedWeightsNotice())
-
-
-def mixture(cfg: TrainSettings, games: list[Game]) -> dict[str, dict]:
-    """Per game of a run, how much of its gold data it trains on: its first `num_games` training games
-    (`mix.GAME.num_games`, else the model preset's for that game, as a run of that game alone would
-    have) and `passes` copies of their distinct examples per epoch (`mix.GAME.passes`, else 1). A cap
-    and a weight per game, so that a game with long episodes does not drown the others."""
-    by_preset = cfg.model.num_games_by_game or {}
-    unknown_keys = sorted(set(cfg.mix) - {k for g in games for k in (g.name, g.preset)})
-    if unknown_keys:
-        raise UserError(
-            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
-            f"name a game of `games`"
-        )
-    out = {}
-    for g in games:
-        key = g.preset or g.name  # a variant's memory setting: its preset's entry
-        given = cfg.mix.get(g.name) or cfg.mix.get(key)
-        num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
-        out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
-    return out
 
 
 def training_data(cfg: TrainSettings, game: Game, modules: bool | str, representation, num_games: int | None = None):

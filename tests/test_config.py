@@ -115,7 +115,7 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
     [
         ("bct.generate", ["num_games=abc"], "num_games=abc: must be a whole number"),
         ("bct.generate", ["num_games=2.5"], "num_games=2.5: must be a whole number"),
-        ("bct.train", ["+game=twc", "modules=maybe"], "modules=maybe: must be true or false"),
+        ("bct.train", ["+game=twc", "modules=maybe"], "modules=maybe: choose true or false or all"),
         ("bct.train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
         ("bct.train", ["+game=twc", "epochs=-1"], "epochs=-1: must be at least 1"),
         ("bct.train", ["+game=twc", "num_games=0"], "num_games=0: must be at least 1"),
@@ -192,7 +192,7 @@ def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_pa
 @pytest.mark.parametrize(
     "command, overrides, says",
     [
-        ("train", ["+game=twc", "modules=maybe"], "modules=maybe: must be true or false"),
+        ("train", ["+game=twc", "modules=maybe"], "modules=maybe: choose true or false or all"),
         ("train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
         ("train", ["+game=twc", "eval.step_limit=0"], "eval.step_limit=0: must be at least 1"),
         ("train", ["+game=twc", "entities=words"], "entities=words: choose one of text, placeholders"),

@@ -39,7 +39,8 @@ def test_registry_names_aliases_and_presets():
     assert "numItemsToPutAway=3" in get_game("twc-medium").params and "numLocations=1" in get_game("twc-medium").params
     assert "numItemsToPutAway=4" in get_game("twc-hard").params and "numLocations=2" in get_game("twc-hard").params
     with pytest.raises(
-        UserError, match="unknown game 'chess'; valid choices: arithmetic, coin, coin-tales, cookingworld"
+        UserError,
+        match="unknown game 'chess'; valid choices: arithmetic, arithmetic-tales, coin, coin-tales, cookingworld",
     ):
         get_game("chess")
 

@@ -1,0 +1,143 @@
+"""One agent for every game: several games in one run, every module offered in every game (modules=all),
+TALES's settings as presets, and a multi-game checkpoint evaluated game by game."""
+
+import json
+
+import pytest
+
+from bct.env import ModularEnv, modules_of
+from bct.errors import UserError
+from bct.evaluate import module_use
+from bct.games import ALL_MODULES, GAMES, TALES_ENVS, TWX_GAMES, expand_games, get_game, modules_label
+from bct.gold import gold_modules, play_gold
+from bct.runs import mixture
+from bct.settings import check_overrides
+
+TINY = ["model=t5-tiny-scratch", "epochs=1", "num_games=3", "modules=all"]
+
+
+def test_all_modules_offers_every_module_once_beside_the_games_memory():
+    twc = get_game("twc").with_memory(True)
+    assert modules_of(twc, "all") == ["kb-twc", "calc", "navigation", "sortquantity", "memory-twc"]
+    assert modules_of(get_game("coin"), "all") == [*ALL_MODULES, "memory"]
+    # a game's own navigator is kept and the other one, which speaks the same verbs, is left out
+    own = modules_of(get_game("mapreader-directions"), "all")
+    assert own[0] == "navigation-directions" and "navigation" not in own
+    assert modules_label("all") == "allmodules" and modules_label(True) == "modules"
+
+
+def test_modules_all_turns_the_memory_on_unless_told_otherwise(train_config):
+    assert [g.name for g in train_config("+game=twc", "modules=all").trained()] == ["twc-memory"]
+    assert [g.name for g in train_config("+game=twc", "modules=all", "memory=false").trained()] == ["twc"]
+    with pytest.raises(UserError, match="modules=maybe: choose true or false or all"):
+        train_config("+game=twc", "modules=maybe")
+
+
+def test_games_all_is_every_registered_game_and_names_are_checked():
+    assert expand_games("all") == list(GAMES)
+    assert expand_games(["twc-easy", "coin"]) == ["twc", "coin"]
+    with pytest.raises(UserError, match="unknown game 'chess'"):
+        expand_games(["twc", "chess"])
+
+
+def test_the_mix_caps_and_weighs_each_game_and_names_a_stranger(train_config):
+    cfg = train_config("games=[twc,coin,cookingworld]", "model=t5-cpu-scratch", "modules=all", "+mix.twc.passes=15")
+    mix = mixture(cfg, cfg.trained())
+    # the preset's games per game (coin 500, cookingworld 300), the twc weight given, one pass otherwise
+    assert mix == {
+        "twc-memory": {"num_games": 1000, "passes": 15},
+        "coin": {"num_games": 500, "passes": 1},
+        "cookingworld": {"num_games": 300, "passes": 1},
+    }
+    with pytest.raises(UserError, match="mix.sorting: not a game of this run"):
+        bad = train_config("games=[twc,coin]", "+mix.sorting.passes=2")
+        mixture(bad, bad.trained())
+    with pytest.raises(UserError, match="name one game"):
+        train_config("+game=twc", "games=[twc,coin]").trained()
+
+
+def test_tales_settings_are_presets_of_the_registry():
+    assert len(TALES_ENVS) == 16
+    for preset in TALES_ENVS.values():
+        get_game(preset)  # every one resolves
+    assert get_game("twc-tales") == get_game("twc")  # TALES's TWC is TWX's default easy level
+    mem = get_game("simonsays-memory-verbose-tales-50").param_values
+    assert mem == {"gameLength": 50, "numDistractors": 4, "memorization": 1, "verbose": 1}
+    assert get_game("mapreader-tales").param_values["numLocations"] == 2
+
+
+def test_module_calls_are_counted_and_calls_to_modules_the_game_never_needs_are_wasted():
+    episodes = [
+        {"history": [{"from_module": True, "module": "kb-twc"}, {"from_module": False}]},
+        {"history": [{"from_module": True, "module": "calc"}, {"from_module": True, "module": "kb-twc"}]},
+    ]
+    assert module_use(episodes, {"kb-twc"}) == {"module_calls": {"calc": 1, "kb-twc": 2}, "wasted_module_calls": 0.3333}
+    assert module_use([], {"kb-twc"})["wasted_module_calls"] == 0.0
+
+
+def test_game_params_without_a_game_take_the_checkpoints_or_are_refused(tmp_path):
+    with pytest.raises(UserError, match=r"name the game it applies to, e\.g\. \+game="):
+        check_overrides(["game.params.numLocations=3"])
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder, settings in [
+        (one, {"game": "mapreader", "memory": False, "modules": True}),
+        (two, {"games": [{"game": "twc", "memory": True}, {"game": "coin", "memory": True}], "modules": "all"}),
+    ]:
+        folder.mkdir()
+        (folder / "bct_config.json").write_text(json.dumps({"status": "done", "settings": settings}))
+    argv = check_overrides([f"checkpoint={one}", "game.params.numLocations=5"])
+    assert "+game=mapreader" in argv and "game.params.numLocations=5" in argv
+    with pytest.raises(UserError, match=r"trained on 2 games \(twc, coin\); name the one it applies to"):
+        check_overrides([f"checkpoint={two}", "game.params.numLocations=3"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [*TWX_GAMES, *sorted(set(TALES_ENVS.values()))])
+def test_gold_paths_with_every_module_offered_score_one_and_call_only_what_the_game_needs(game):
+    g = get_game(game).with_memory(True)
+    with ModularEnv.of(g, "all") as env:
+        for seed in (0, 1):
+            traj = play_gold(env, seed, "train", "all")
+            assert traj.ok, (game, seed, traj.error)
+            offered = {m.name for m in env.modules}
+            assert set(modules_of(g, "all")) == offered
+            called = {env.stack.owner(a).name for a in traj.actions if env.stack.owner(a)}
+            assert called <= gold_modules(g, "all"), (game, called)
+
+
+@pytest.mark.slow
+def test_oracle_and_random_with_every_module_offered(eval_config):
+    from bct.evaluate import evaluate
+
+    out = evaluate(eval_config("agent=oracle", "+game=arithmetic", "modules=all", "num_variations=3", "fold=test"))
+    r = json.loads((out / "results.json").read_text())
+    # arithmetic offers the knowledge base, navigator, sorter and memory too: its gold path needs none of them
+    assert r["avg_score"] == 1.0 and r["modules"] == "all" and r["memory"] is True
+    assert r["module_calls"] == {"calc": 3} and r["wasted_module_calls"] == 0.0
+    out = evaluate(eval_config("agent=random", "+game=twc", "modules=all", "num_variations=5", "fold=test", "seed=0"))
+    r = json.loads((out / "results.json").read_text())
+    assert set(r["module_calls"]) - {"kb-twc", "memory-twc"}  # it calls modules twc never needs
+    assert 0 < r["wasted_module_calls"] <= 1
+
+
+@pytest.mark.slow
+def test_one_run_trains_on_several_games_and_evaluate_plays_each(train_config, eval_config, tmp_path):
+    from bct.evaluate import evaluate_all
+    from bct.runs import read_run
+    from bct.training import train
+
+    run = train(train_config("games=[twc,arithmetic]", *TINY, "+mix.twc.passes=3"))
+    assert run.name.startswith("2games-allmodules-t5-tiny-scratch-ep1-")
+    record = read_run(run)
+    s = record["settings"]
+    assert [g["game"] for g in s["games"]] == ["twc-memory", "arithmetic-memory"] and s["modules"] == "all"
+    assert s["mix"] == {"twc-memory": {"num_games": 3, "passes": 3}, "arithmetic-memory": {"num_games": 3, "passes": 1}}
+    for game in ("twc-memory", "arithmetic-memory"):
+        assert (tmp_path / "data" / game / "allmodules" / "train.jsonl").exists()
+    outs = evaluate_all(eval_config(f"checkpoint={run}", "num_variations=2"))
+    played = [json.loads((o / "results.json").read_text()) for o in outs]
+    assert [r["game"] for r in played] == ["twc-memory", "arithmetic-memory"]
+    assert len({o.parent for o in outs}) == 2 and all(r["num_variations"] == 2 for r in played)
+    # a game the run never saw, at TALES's setting
+    (out,) = evaluate_all(eval_config(f"checkpoint={run}", "+game=coin-tales", "num_variations=2"))
+    assert json.loads((out / "results.json").read_text())["game"] == "coin-tales"
