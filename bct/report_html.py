@@ -65,8 +65,9 @@ def esc(value) -> str:
 
 
 def results_table(rows: list[dict]) -> str:
-    head = ["run", "agent", "game", "modules", "memory", "fold", "n", "score", "steps", "env", "module", "invalid"]
-    numeric = {"n", "score", "steps", "env", "module", "invalid"}
+    head = ["run", "agent", "game", "modules", "memory", "fold", "n", "score", "steps", "env", "module", "wasted"]
+    head.append("invalid")
+    numeric = {"n", "score", "steps", "env", "module", "wasted", "invalid"}
     out = ['<table id="results"><thead><tr>']
     out += [f'<th class="{"num" if h in numeric else ""}">{h}</th>' for h in head]
     out.append("</tr></thead><tbody>")
@@ -84,6 +85,8 @@ def results_table(rows: list[dict]) -> str:
             "steps": f"{r['avg_steps']:.1f}",
             "env": f"{r['avg_env_steps']:.1f}",
             "module": f"{r['avg_module_steps']:.1f}",
+            # module calls to a module the game's gold path never calls (modules=all)
+            "wasted": f"{r['wasted_module_calls']:.0%}" if r.get("wasted_module_calls") is not None else "",
             "invalid": "" if share is None else f"{share:.0%}",
         }
         out.append(f'<tr data-run="{esc(r["run"])}">')
@@ -91,6 +94,39 @@ def results_table(rows: list[dict]) -> str:
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def markdown_html(text: str) -> str:
+    """A Markdown text of paragraphs and pipe tables (bct.twx_table's) as HTML."""
+    out, table = [], []
+
+    def flush() -> None:
+        if table:
+            rows = [[c.strip() for c in line.strip("|").split("|")] for line in table if not line.startswith("|---")]
+            out.append("<table><thead><tr>" + "".join(f"<th>{esc(c)}</th>" for c in rows[0]) + "</tr></thead><tbody>")
+            out.extend("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows[1:])
+            out.append("</tbody></table>")
+            table.clear()
+
+    for line in text.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.strip():
+            out.append(f"<p>{esc(line)}</p>")
+    flush()
+    return "".join(out)
+
+
+def generalist_html(rows: list[dict]) -> str:
+    """The one agent's table (bct.twx_table.generalist_table) where the results hold a generalist's rows."""
+    from bct.twx_table import GENERALIST, generalist_table, row_name
+
+    tested = [r for r in rows if r["fold"] == "test"]
+    if not any(row_name(r) == GENERALIST for r in tested):
+        return ""
+    return "<h2>One agent for every game</h2>" + markdown_html(generalist_table(tested))
 
 
 def chart_image(results_dir: Path, rows: list[dict]) -> str:
@@ -166,6 +202,7 @@ def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> P
         f"<p>{len(rows)} evaluations; written {time.strftime('%Y-%m-%d %H:%M')}. Score: the final state's "
         "normalised score, averaged over variations; steps include module calls (env: game actions only).</p>",
         results_table(rows),
+        generalist_html(rows),
         chart_image(results_dir, rows),
         "<h2>Episodes</h2>",
         '<div class="filters">agent <select id="agent-filter"><option value="">all</option>',

@@ -17,10 +17,9 @@ from pathlib import Path
 
 from bct.errors import ArgumentParser, exits_cleanly
 from bct.files import write_atomic
-from bct.games import PAPER_GAMES
-from bct.results import collect
+from bct.games import TALES_ENVS, TWX_GAMES, get_game
+from bct.results import collect, episodes
 
-TWX_GAMES = (*PAPER_GAMES, "simonsays", "simonsays-memory", "peckingorder", "coin", "cookingworld")
 TALES_GAMES = ("cookingworld-tales", "simonsays-memory-tales", "coin-tales")
 # TALES (2025), test fold, score = best reached during play: the figures it published for these games.
 PUBLISHED = {
@@ -35,10 +34,16 @@ PUBLISHED = {
 }
 
 
+GENERALIST = "T5 generalist (one model, every game, modules=all)"
+
+
 def row_name(r: dict) -> str:
-    """What kind of agent a results row is: the T5 agent by its modules and memory setting, else its name."""
+    """What kind of agent a results row is: the T5 agent by its modules and memory setting (one model of
+    several games: the generalist), else its name."""
     if r["agent"] != "t5":
         return NAMES.get(r["agent"], r.get("run", r["agent"]))
+    if len((r.get("trained") or {}).get("games", [])) > 1:
+        return GENERALIST
     memory = r.get("memory")
     if r["modules"]:
         return "T5 offline + modules" + (" + memory" if memory else " (no memory)")
@@ -53,6 +58,7 @@ def column(r: dict) -> str | None:
 
 NAMES = {"planner": "planner (hand-written rules, not learned)", "random": "random", "oracle": "oracle"}
 ORDER = (
+    GENERALIST,
     "T5 offline + modules + memory",
     "T5 offline + modules (no memory)",
     "T5 offline, no modules + memory",
@@ -87,13 +93,99 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# TALES (2025): its TWX aggregate (the mean over its sixteen TWX environments), as published.
+TALES_AGGREGATE = {"claude-3.7-sonnet": 0.958, "gpt-4.1": 0.925, "gpt-4o": 0.806, "Llama-3.1-8B": 0.503}
+# Its best published score per environment where it gave one (read off its chart; top models only).
+TALES_BEST = {
+    "TWXCookingWorld": "0.77 (o3-medium)",
+    "TWXTextWorldCommonsense": "1.00 (o3)",
+    "TWXArithmetic": "1.00",
+    "TWXSorting": "1.00",
+    "TWXMapReader": "about 1.00",
+    "TWXCoinCollector": "about 1.00",
+    "TWXPeckingOrder": "about 1.00",
+    **{f"TWXSimonSays{n}": "about 1.00" for n in (10, 50, 100)},
+    "TWXSimonSaysWithMemory100": "1.00 (gpt-4o); 0.51 (o3-medium)",
+}
+SPECIALISTS = ("T5 offline + modules + memory", "T5 offline + modules (no memory)")
+
+
+def best_in_play(r: dict) -> float | None:
+    """The mean over a row's episodes of the best score reached during play (TALES's measure), from its
+    play logs; None where it has none."""
+    played = episodes(r)
+    if not played:
+        return None
+    return sum(max([0.0, *(h["score"] for h in e["history"])]) for e in played) / len(played)
+
+
+def generalist_table(rows: list[dict]) -> str:
+    """The one agent beside the specialists (the T5 agent trained on that game alone, with its modules and
+    memory), the planner and random, per game at TWX's defaults and at TALES's sixteen settings, with the
+    aggregate computed as TALES computes it (the mean over its environments)."""
+    by: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        col = column(r)
+        if col is not None:
+            by.setdefault(get_game(col).name, {}).setdefault(row_name(r), r)
+
+    def cell(game: str, agent: str) -> str:
+        r = by.get(get_game(game).name, {}).get(agent)
+        return f"{r['avg_score']:.2f} ({r['avg_env_steps']:.1f})" if r else ""
+
+    def specialist(game: str) -> str:
+        return next((cell(game, a) for a in SPECIALISTS if cell(game, a)), "")
+
+    head = "| {} | one agent | specialist | planner | random | {} |"
+    lines = [
+        "Score (environment steps), test fold: the one agent (one model trained on every game's gold data, every "
+        "module offered in every game) beside the T5 agent trained on that game alone (the specialist).",
+        "",
+        head.format("game (TWX defaults)", "published"),
+        "|---|---|---|---|---|---|",
+    ]
+    for game in TWX_GAMES:
+        lines.append(
+            f"| {game} | {cell(game, GENERALIST)} | {specialist(game)} | {cell(game, NAMES['planner'])} | "
+            f"{cell(game, 'random')} | |"
+        )
+    lines += ["", head.format("TALES environment (its setting)", "TALES best published"), "|---|---|---|---|---|---|"]
+    finals, bests = [], []
+    for env, preset in TALES_ENVS.items():
+        r = by.get(get_game(preset).name, {}).get(GENERALIST)
+        if r:
+            finals.append(r["avg_score"])
+            best = best_in_play(r)
+            bests.append(best if best is not None else r["avg_score"])
+        lines.append(
+            f"| {env} ({preset}) | {cell(preset, GENERALIST)} | {specialist(preset)} | "
+            f"{cell(preset, NAMES['planner'])} | {cell(preset, 'random')} | {TALES_BEST.get(env, '')} |"
+        )
+    n = len(TALES_ENVS)
+    if finals:
+        done = "" if len(finals) == n else f" (over {len(finals)} of {n} environments)"
+        lines += [
+            "",
+            f"Aggregate over TALES's {n} TWX environments{done}, the one agent: {sum(finals) / len(finals):.3f} by the "
+            f"final score (bct's measure), {sum(bests) / len(bests):.3f} by the best score reached during play "
+            f"(TALES's). TALES published: "
+            + ", ".join(f"{name} {v:.3f}" for name, v in TALES_AGGREGATE.items())
+            + ". TALES's LLMs play 100 game steps with no list of valid actions and no modules; the one agent "
+            "chooses among the valid actions and module commands, and its step limits count module calls.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 @exits_cleanly
 def main(argv: list[str] | None = None) -> None:
     ap = ArgumentParser(prog="python -m bct.twx_table", description=__doc__.splitlines()[0])
     ap.add_argument("results_dir", nargs="?", default="results")
     ap.add_argument("--out", default=None, help="Markdown file (default: <results_dir>/twx-table.md)")
     args = ap.parse_args(argv)
-    text = table(collect(args.results_dir, "test"))
+    rows = collect(args.results_dir, "test")
+    text = table(rows)
+    if any(row_name(r) == GENERALIST for r in rows):
+        text += "\n" + generalist_table(rows)
     out = Path(args.out or Path(args.results_dir) / "twx-table.md")
     write_atomic(out, text)
     print(text)

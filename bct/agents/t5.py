@@ -176,6 +176,7 @@ class T5Agent(Agent):
                 "max_steps": trained.get("max_steps"),
                 "num_games": trained["num_games"],
                 "entities": representation.name,
+                **({"games": [g.name for g in games]} if len(games) > 1 else {}),
             },
         )
 
