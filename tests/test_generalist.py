@@ -141,3 +141,34 @@ def test_one_run_trains_on_several_games_and_evaluate_plays_each(train_config, e
     # a game the run never saw, at TALES's setting
     (out,) = evaluate_all(eval_config(f"checkpoint={run}", "+game=coin-tales", "num_variations=2"))
     assert json.loads((out / "results.json").read_text())["game"] == "coin-tales"
+
+
+def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_aggregate(tmp_path):
+    from bct.twx_table import main
+
+    def write(name, game, score, agent="t5", games=None, history_scores=None, **r):
+        folder = tmp_path / name / "test"
+        folder.mkdir(parents=True)
+        trained = {"games": games} if games else {}
+        base = {"fold": "test", "agent": agent, "avg_steps": 9.0, "avg_env_steps": 5.0, "modules": "all"}
+        (folder / "results.json").write_text(
+            json.dumps({**base, "memory": True, "game": game, "avg_score": score, "trained": trained, **r})
+        )
+        if history_scores:  # one episode whose score rose to its best and fell back
+            episode = {"seed": 20000, "score": score, "history": [{"score": s} for s in history_scores]}
+            (folder / "histories.jsonl").write_text(json.dumps(episode) + "\n")
+
+    both = ["twc-memory", "coin"]
+    write("g-twc", "twc-memory", 1.0, games=both, game_preset="twc", game_params={})
+    write("g-coin", "coin-tales", 0.5, games=both, history_scores=[0.0, 1.0, 0.5])
+    write("s-twc", "twc", 0.98, modules=True, memory=False)
+    write("r-twc", "twc-memory", 0.6, agent="random", game_preset="twc", game_params={})
+    main([str(tmp_path)])
+    text = (tmp_path / "twx-table.md").read_text()
+    rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines() if line.startswith("| ")}
+    assert rows["twc"].startswith("| twc | 1.00 (5.0) | 0.98 (5.0) |  | 0.60 (5.0) |")
+    assert rows["TWXTextWorldCommonsense (twc-tales)"].startswith("| TWXTextWorldCommonsense (twc-tales) | 1.00 (5.0)")
+    assert rows["TWXCoinCollector (coin-tales)"].startswith("| TWXCoinCollector (coin-tales) | 0.50 (5.0)")
+    # over the two environments played: final score (1.0 + 0.5) / 2; best in play (1.0 + 1.0) / 2
+    assert "(over 2 of 16 environments), the one agent: 0.750 by the final score" in text
+    assert "1.000 by the best score reached during play" in text and "claude-3.7-sonnet 0.958" in text
