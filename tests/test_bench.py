@@ -60,3 +60,13 @@ def test_decisions_bench_counts_what_a_checkpoint_gets_wrong_after_each_recall(t
     assert counts["after recall sequence"].split(" of ")[1].startswith("10 decisions")
     assert counts["after anything else"].split(" of ")[1].startswith("10 decisions")
     assert lines[-1].startswith("all decisions: ") and lines[-1].endswith("% differ")
+
+
+@pytest.mark.slow
+def test_mix_bench_compares_a_run_of_several_games_with_its_games_alone(tmp_path):
+    lines = bench(
+        "bench/mix.py", "--steps", "3", "games=[twc,coin-tales]", "modules=all", "model=t5-tiny-scratch",
+        "num_games=3", "epochs=1", f"data_dir={tmp_path}", timeout=600,
+    )  # fmt: skip
+    assert lines[0].startswith("twc-memory") and lines[1].startswith("coin-tales")
+    assert float(lines[-1].split("ratio mixture / games alone: ")[1].split(";")[0]) > 0
