@@ -17,11 +17,11 @@ py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
 echo "[$(date +%T)] the one agent: training (log: $RESULTS/logs/train.log)"
-$py -m bct.train +experiment=generalist progress=false "$@" >"$RESULTS/logs/train.log" 2>&1
+$py -m bct.train +experiment=generalist progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1  # appended: a rerun keeps the first log
 tail -n 1 "$RESULTS/logs/train.log"
 echo "[$(date +%T)] the one agent: every game it trained on, $VARIATIONS test variations each"
 $py -m bct.evaluate checkpoint=checkpoints/generalist fold=test "num_variations=$VARIATIONS" \
-  "results_dir=$RESULTS" progress=false | tee "$RESULTS/logs/evaluate.log"
+  "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 TALES=$($py -c "from bct.games import TALES_ENVS; print(' '.join(TALES_ENVS.values()))")
 for game in $TALES; do  # TALES's settings (those it trained on are found already played)
   $py -m bct.evaluate checkpoint=checkpoints/generalist "+game=$game" fold=test "num_variations=$VARIATIONS" \

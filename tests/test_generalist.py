@@ -114,7 +114,7 @@ def test_oracle_and_random_with_every_module_offered(eval_config):
     # arithmetic offers the knowledge base, navigator, sorter and memory too: its gold path needs none of them
     assert r["avg_score"] == 1.0 and r["modules"] == "all" and r["memory"] is True
     assert r["module_calls"] == {"calc": 3} and r["wasted_module_calls"] == 0.0
-    out = evaluate(eval_config("agent=random", "+game=twc", "modules=all", "num_variations=5", "fold=test", "seed=0"))
+    out = evaluate(eval_config("agent=random", "+game=twc", "modules=all", "num_variations=5", "fold=test"))
     r = json.loads((out / "results.json").read_text())
     assert set(r["module_calls"]) - {"kb-twc", "memory-twc"}  # it calls modules twc never needs
     assert 0 < r["wasted_module_calls"] <= 1
