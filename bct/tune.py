@@ -56,6 +56,10 @@ def read_jobs(sweep_dir: Path) -> tuple[list[dict], list[str]]:
             problems.append(f"{name}: killed by SLURM ({job.get('error') or killed(job, sweep_dir)}); no result")
         elif job["status"] != "done":
             problems.append(f"{name}: {job['status']}: {job.get('error', '')}".rstrip(": "))
+        elif isinstance(job.get("results"), list):  # one results file per game: nothing to rank on one game
+            problems.append(
+                f"{name}: a run of several games ({', '.join(job.get('games', []))}); bct.tune ranks runs of one"
+            )
         elif "results" not in job or not Path(job["results"]).exists():
             problems.append(f"{name}: trained but not evaluated (evaluate_after={job.get('evaluate_after')})")
         else:

@@ -172,3 +172,8 @@ def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_
     # over the two environments played: final score (1.0 + 0.5) / 2; best in play (1.0 + 1.0) / 2
     assert "(over 2 of 16 environments), the one agent: 0.750 by the final score" in text
     assert "1.000 by the best score reached during play" in text and "claude-3.7-sonnet 0.958" in text
+
+
+@pytest.mark.slow
+def test_the_command_line_names_a_parameter_without_its_game_in_one_line(cli, one_line):
+    one_line(cli("bct.evaluate", "game.params.numLocations=3"), "name the game it applies to, e.g. +game=")
