@@ -124,7 +124,8 @@ def generalist_table(rows: list[dict]) -> str:
     memory), the planner and random, per game at TWX's defaults and at TALES's sixteen settings, with the
     aggregate computed as TALES computes it (the mean over its environments)."""
     by: dict[str, dict[str, dict]] = {}
-    for r in rows:
+    # baselines offered every module, as the one agent is, before those played with the game's own
+    for r in sorted(rows, key=lambda r: r.get("modules") != "all"):
         col = column(r)
         if col is not None:
             by.setdefault(get_game(col).name, {}).setdefault(row_name(r), r)
