@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -14,6 +15,12 @@ from bct.games import ALL_MODULES, Game, check_fold
 from bct.modules import MODULES, Module, make_module
 
 logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
+
+# py4j reads the gateway's port from the JVM's first line of output; a JVM that first warns there (its
+# perf-data file locked by another process, seen here: "[warning][perf,memops] Cannot use file
+# /tmp/hsperfdata_root/...") fails to start. Without perf data there is no such file and no such warning.
+if "-XX:-UsePerfData" not in os.environ.get("JAVA_TOOL_OPTIONS", ""):
+    os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "") + " -XX:-UsePerfData").strip()
 
 JAVA_HELP = (
     "TextWorldExpress needs Java 11 or newer on PATH; install it with "
