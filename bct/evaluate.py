@@ -92,6 +92,7 @@ def summarize(
     trained: dict | None = None,
     failed: list[dict] = (),
     needed: set[str] | None = None,
+    played_with: dict | None = None,
 ) -> dict:
     """results.json: averages over the episodes that ran to an end; failed ones are counted apart (a
     rerun plays them again). `needed`: the modules the game's gold path calls (module_calls and the share
@@ -106,6 +107,7 @@ def summarize(
         **{k: settings.get(k) for k in ("game", "modules", "memory", "fold", "agent", "checkpoint")},
         **{k: settings[k] for k in ("game_preset", "game_params") if k in settings},
         "step_limit": settings["step_limit"],
+        **(played_with or {}),  # the T5 agent: device and the weights' dtype as played
         "num_variations": n,
         "complete": n == num_variations,
         "num_failed": len(failed),
@@ -218,14 +220,17 @@ def _evaluate_into(
         desc=f"{agent.run_name} {cfg.fold}",
     )
 
+    def summary() -> dict:
+        return summarize(
+            settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed, agent.played_with()
+        )
+
     def finished(result: EpisodeResult) -> None:
         record = {**result.summary(), "history": result.history}
         with histories_file.open("a") as f:  # one whole line per finished episode
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
         (failed if result.stop == "failed" else episodes).append(record)
-        write_json(
-            results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed)
-        )
+        write_json(results_file, summary())
         bar.update()
         bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / max(1, len(episodes)):.3f}")
 
@@ -246,7 +251,7 @@ def _evaluate_into(
         bar.close()
         for env in [] if shared else envs:
             env.close()
-    write_json(results_file, summarize(settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed))
+    write_json(results_file, summary())
     if failed:
         log.warning(
             "%d of %d variations failed (reasons in %s); run the same command again to retry them",

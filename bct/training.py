@@ -305,6 +305,9 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
             **trainer_overrides(cfg),
         }
     )
+    record["precision"] = "bf16" if args.bf16 else "fp32"  # what the weights trained in (the evaluator's auto follows)
+    if state.is_main_process:
+        write_json(run_file, record)
     stop = interrupt_callback()
     trainer = Seq2SeqTrainer(
         model=model,

@@ -381,8 +381,25 @@ def test_paper_decoding_defaults_and_evaluation_precision(monkeypatch, compose):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
     assert eval_dtype("cuda") == torch.bfloat16 and eval_dtype("cpu") == torch.float32
+    assert eval_dtype("cuda", "fp32") == torch.float32 and eval_dtype("cpu", "bf16") == torch.bfloat16  # as set
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
     assert eval_dtype("cuda") == torch.float32
+    with pytest.raises(UserError, match="unknown agent.dtype 'fp16'"):
+        eval_dtype("cuda", "fp16")
+
+
+def test_the_weights_dtype_as_played_is_recorded_and_names_a_run_that_differs_from_training(
+    tmp_path, tiny_checkpoint, eval_config
+):
+    assert json.loads((tiny_checkpoint / "bct_config.json").read_text())["precision"] == "fp32"  # trained on a CPU
+    plain = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=2", "agent.decoding=rank"))
+    half = ev.evaluate(
+        eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=2", "agent.decoding=rank", "agent.dtype=bf16")
+    )
+    r, h = (json.loads((o / "results.json").read_text()) for o in (plain, half))
+    assert (r["dtype"], r["device"], h["dtype"]) == ("fp32", "cpu", "bf16")
+    assert h["settings"]["dtype"] == "bf16" and "dtype" not in r["settings"]  # bf16 is part of the identity
+    assert plain.parent.name == tiny_checkpoint.name + "-rank" and half.parent.name == tiny_checkpoint.name + "-rank-bf16"
 
 
 def test_evaluation_survives_damaged_results_and_histories(tmp_path, compose):

@@ -75,6 +75,10 @@ class Agent:
         """Counters for results.json (calls, tokens, invalid replies, ...)."""
         return {}
 
+    def played_with(self) -> dict:
+        """How this agent ran, for results.json (the T5 agent: its device and the weights' dtype)."""
+        return {}
+
 
 def closest_valid(text: str, valid: list[str], skip: list[str] = ()) -> str:
     """The valid action sharing most words with `text`, avoiding `skip` where possible; ties go to the first."""

@@ -18,11 +18,23 @@ DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
 
 
-def eval_dtype(device: str) -> torch.dtype:
-    """bf16 on a GPU that has it (half the memory of 16 beams' cross-attention cache), else fp32."""
+DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
+
+
+def eval_dtype(device: str, setting: str = "auto") -> torch.dtype:
+    """The weights' dtype for playing (`agent.dtype`): `auto` is bf16 on a GPU that has it (half the memory
+    of 16 beams' cross-attention cache), else fp32; `bf16` and `fp32` are what they say, on any device."""
+    if setting not in ("auto", *DTYPES):
+        raise unknown("agent.dtype", setting, ["auto", *DTYPES])
+    if setting != "auto":
+        return DTYPES[setting]
     if device.startswith("cuda") and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
         return torch.bfloat16
     return torch.float32
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return next(name for name, d in DTYPES.items() if d == dtype)
 
 
 class T5Agent(Agent):
@@ -57,6 +69,7 @@ class T5Agent(Agent):
         run_name: str = "t5",
         record: dict | None = None,
         trained: dict | None = None,
+        dtype: str = "auto",
     ) -> None:
         """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -64,7 +77,8 @@ class T5Agent(Agent):
             raise unknown("agent.decoding", decoding, DECODINGS)
         self.game, self.modules, self._run_name, self.trained = game, modules, run_name, trained
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.model = model.to(self.device, dtype=eval_dtype(self.device)).eval()
+        self.dtype = eval_dtype(self.device, dtype)
+        self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
         self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
@@ -86,6 +100,7 @@ class T5Agent(Agent):
             "fallback_skip": fallback_skip,
             "model_batch": model_batch,
             "device": device,
+            "dtype": dtype_name(self.dtype),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -103,6 +118,7 @@ class T5Agent(Agent):
         fallback_skip: int = 4,
         model_batch: int | None = None,
         device: str | None = None,
+        dtype: str = "auto",
     ) -> T5Agent:
         """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
         it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
@@ -143,11 +159,18 @@ class T5Agent(Agent):
             "model_batch": model_batch,
             "device": device,
         }
+        # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
+        played = dtype_name(eval_dtype(device or ("cuda" if torch.cuda.is_available() else "cpu"), dtype))
+        trained_in = run.get("precision")  # runs from before it was recorded: unknown
+        if dtype != "auto":
+            config["dtype"] = dtype
         record = {
             "checkpoint": str(Path(checkpoint).resolve()),
             "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
             **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
             "agent_config": config,
+            # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
+            **({"dtype": played} if played != "fp32" else {}),
         }
         # actions are short: generating past the longest trained action only lengthens degenerate beams
         max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
@@ -168,7 +191,8 @@ class T5Agent(Agent):
             modules=with_modules,
             run_name=Path(checkpoint).name
             + ("" if game == trained_on and len(games) == 1 else f"-on-{game.name}")
-            + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else "")),
+            + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
+            + (f"-{played}" if trained_in and played != trained_in else ""),
             record=record,
             trained={
                 "model": trained["model"]["name"],
@@ -177,12 +201,17 @@ class T5Agent(Agent):
                 "num_games": trained["num_games"],
                 "entities": representation.name,
                 **({"games": [g.name for g in games]} if len(games) > 1 else {}),
+                "precision": trained_in,
             },
+            dtype=dtype,
         )
 
     @property
     def run_name(self) -> str:
         return self._run_name
+
+    def played_with(self) -> dict:
+        return {"device": self.device, "dtype": dtype_name(self.dtype)}
 
     def settings(self) -> dict:
         return self._record
