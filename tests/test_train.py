@@ -394,3 +394,22 @@ def test_a_run_folder_in_use_is_refused_naming_the_job_that_holds_it(train_confi
     finally:
         p.kill()
         p.wait()
+
+
+def test_the_offline_t5_base_sized_preset_trains_saves_and_plays_without_the_hub(tmp_path, monkeypatch, train_config):
+    """Reduced: one optimizer step of t5-base's shape on a CPU, with the hub unreachable; the saved
+    checkpoint loads and plays."""
+    from bct.evaluate import evaluate
+    from bct.settings import EvaluateSettings
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    cfg = train_config("+game=twc", "model=t5-base-scratch", "epochs=null", "max_steps=1", "num_games=2")
+    cfg.save_strategy = "no"
+    run = train(cfg)
+    model, tokenizer, record = load_checkpoint(run)
+    assert record["num_parameters"] > 150e6 and model.config.num_layers == 12 and model.config.d_model == 768
+    assert record["settings"]["entities"] == "placeholders" and len(tokenizer) <= 2000
+    out = evaluate(
+        EvaluateSettings(checkpoint=str(run), num_variations=1, results_dir=str(tmp_path / "r"), progress=False)
+    )
+    assert (out / "results.json").exists()
