@@ -16,7 +16,7 @@ from bct.errors import exits_cleanly
 from bct.files import write_json, write_jsonl
 from bct.games import Game, fold_seeds, modules_label, trained_games
 from bct.gold import gold_modules
-from bct.rollout import EpisodeResult, rollout, start_envs
+from bct.rollout import EpisodeResult, env_slots, rollout, start_envs
 from bct.runs import FolderLock, check_same, differing, digest, previous_settings, read_run, set_aside
 from bct.settings import EvaluateSettings, GameSettings, entry
 from bct.threads import set_threads
@@ -210,7 +210,7 @@ def _evaluate_into(
 
     game, modules, failed = agent.game, agent.modules, []
     needed = gold_modules(game, modules)
-    envs = shared or (start_envs(game, modules, min(cfg.batch_size, len(todo))) if todo else [])
+    envs = shared or (start_envs(game, modules, env_slots(agent, cfg.batch_size, len(todo))) if todo else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(
         total=len(wanted),

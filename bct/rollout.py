@@ -18,6 +18,7 @@ from bct.env import ModularEnv, Step
 from bct.errors import UserError
 from bct.games import Game
 from bct.prompt import prompt_at
+from bct.threads import available_cores
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,18 @@ class Episode:
         )
 
 
+def env_slots(agent: Agent, batch_size: int, todo: int) -> int:
+    """How many games to play at once: `batch_size` (at most the episodes to play) for an agent that
+    batches its decisions across episodes (a model); for one that decides per episode (random, oracle,
+    planner) no more than the cores this process may use. More games than cores only start and warm up
+    more JVMs, which then share the cores: measured on 2 cores, the random agent on 96 twc games took 4.6 s
+    one at a time, 6.3 s four at a time and 12.5 s sixteen at a time."""
+    n = min(batch_size, todo)
+    if not agent.batched:
+        n = min(n, available_cores()[0])
+    return max(1, n)
+
+
 def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
     """`n` environments (one JVM each), started in parallel."""
     with ThreadPoolExecutor(max(1, n)) as pool:
@@ -129,7 +142,7 @@ def rollout(
         return []
     own = envs is None
     if own:
-        envs = start_envs(game, modules, min(batch_size, len(queue)))
+        envs = start_envs(game, modules, env_slots(agent, batch_size, len(queue)))
     free, active, results, retried = list(envs), [], [], set()
 
     def finish(result: EpisodeResult) -> None:

@@ -71,3 +71,10 @@ def test_mix_bench_compares_a_run_of_several_games_with_its_games_alone(tmp_path
     lines = [line for line in lines if not line.startswith("{")]  # the trainer prints its metrics
     assert lines[0].startswith("twc-memory") and lines[1].startswith("coin-tales")
     assert float(lines[-1].split("ratio mixture / games alone: ")[1].split(";")[0]) > 0
+
+
+@pytest.mark.slow
+def test_scaling_bench_says_where_the_time_goes_and_prints_the_ratio():
+    lines = bench("bench/scaling.py", "--variations", "4", "--at-once", "1", "2", timeout=300)
+    assert "JVM start" in lines[0] and "game steps" in lines[0] and "modules" in lines[0]
+    assert float(lines[-1].split(": ")[1]) > 0

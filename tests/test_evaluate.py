@@ -521,3 +521,23 @@ def test_the_readmes_python_example_runs(tmp_path, monkeypatch):
     assert oracle["avg_score"] == 1.0
     played = [json.loads(p.read_text()) for p in (tmp_path / "results").glob("twc-*/*/results.json")]
     assert [r["settings"]["decoding"] for r in played] == ["rank"] and played[0]["num_variations"] == 5
+
+
+def test_games_played_side_by_side_give_what_one_at_a_time_gives_seed_by_seed():
+    """The parallel game side: several JVMs stepped from threads play each seed exactly as one JVM alone."""
+    from bct.agents import make_agent
+    from bct.rollout import env_slots
+    from bct.settings import EvaluateSettings
+
+    cfg = EvaluateSettings(agent="random", game="twc")
+    game = cfg.played()
+    agent = make_agent(cfg.agent, game, True)
+    assert env_slots(agent, 16, 96) <= len(__import__("os").sched_getaffinity(0))  # no more games than cores
+    assert env_slots(agent, 16, 1) == 1
+    seeds = list(range(10000, 10012))
+    one = rollout(agent, game, "dev", seeds, True, batch_size=1)
+    agent.batched = True  # as many games as asked, whatever the cores
+    many = rollout(agent, game, "dev", seeds, True, batch_size=6)
+    assert env_slots(agent, 16, 96) == 16
+    played = lambda results: {r.seed: [(h["action"], h["observation"]) for h in r.history] for r in results}  # noqa: E731
+    assert played(one) == played(many)

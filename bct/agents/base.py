@@ -48,6 +48,9 @@ class Agent:
 
     name = ""
     trained: dict | None = None  # what a trained agent learned from (results.json), None for others
+    # whether one call decides for many episodes at once more cheaply than one by one (a model's forward
+    # pass); an agent that decides per episode gains nothing from more games at once than cores
+    batched = False
 
     def __init__(self, game: Game | None, modules: bool | None = None, **config) -> None:
         if game is None:

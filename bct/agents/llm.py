@@ -35,6 +35,7 @@ CHOICES = ["generate", "rank", "constrained"]
 
 class LLMAgent(Agent):
     name = "llm"
+    batched = True
 
     def __init__(
         self,

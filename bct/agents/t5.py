@@ -49,6 +49,7 @@ class T5Agent(Agent):
     """
 
     name = "t5"
+    batched = True
 
     def __init__(
         self,
