@@ -21,12 +21,13 @@ def test_the_gpu_protocol_runs_reduced_on_a_cpu_and_prints_its_table():
     lines = bench("bench/gpu.py", "--reduced", "--variations", "2", timeout=900)
     header = next(line for line in lines if line.startswith("| precision"))
     assert [c.strip() for c in header.strip("|").split("|")] == [
-        "precision", "train s", "train peak MB", "decoding", "episodes at once", "episodes/s", "eval peak MB", "score"
+        "precision", "train s", "GPU use %", "train peak MB", "decoding", "episodes at once", "episodes/s",
+        "eval peak MB", "score",
     ]  # fmt: skip
     rows = [line for line in lines if line.startswith("| bf16") or line.startswith("| fp32")]
     # two precisions x two decodings x (batched, one at a time), each with a score in [0, 1]
-    assert len(rows) == 8 and {r.split("|")[4].strip() for r in rows} == {"diverse beams", "rank"}
-    assert all(0.0 <= float(r.split("|")[8]) <= 1.0 for r in rows)
+    assert len(rows) == 8 and {r.split("|")[5].strip() for r in rows} == {"diverse beams", "rank"}
+    assert all(0.0 <= float(r.split("|")[9]) <= 1.0 for r in rows)
     assert lines[-1].startswith("ratio (batched / one at a time, rank, fp32): ")
 
 

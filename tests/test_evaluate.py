@@ -399,7 +399,9 @@ def test_the_weights_dtype_as_played_is_recorded_and_names_a_run_that_differs_fr
     r, h = (json.loads((o / "results.json").read_text()) for o in (plain, half))
     assert (r["dtype"], r["device"], h["dtype"]) == ("fp32", "cpu", "bf16")
     assert h["settings"]["dtype"] == "bf16" and "dtype" not in r["settings"]  # bf16 is part of the identity
-    assert plain.parent.name == tiny_checkpoint.name + "-rank" and half.parent.name == tiny_checkpoint.name + "-rank-bf16"
+    assert (
+        plain.parent.name == tiny_checkpoint.name + "-rank" and half.parent.name == tiny_checkpoint.name + "-rank-bf16"
+    )
 
 
 def test_evaluation_survives_damaged_results_and_histories(tmp_path, compose):
