@@ -61,7 +61,7 @@ def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
     for override, says in [
         ("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),
         ("folds=[valid]", "unknown fold 'valid'; valid choices: dev, test, train"),
-        ("modules=[both]", "modules: 'both' is not true or false"),
+        ("modules=[both]", "modules: 'both' is not true, false or all"),
     ]:
         r = run(override, f"out_dir={tmp_path}")
         lines = r.stderr.strip().splitlines()

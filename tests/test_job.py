@@ -137,7 +137,7 @@ def test_under_accelerate_only_the_main_process_evaluates_and_writes_job_json(
 ):
     calls = []
     monkeypatch.setattr(jobs, "train", lambda cfg: tmp_path)
-    monkeypatch.setattr(jobs, "evaluate", lambda cfg: calls.append(cfg) or tmp_path)
+    monkeypatch.setattr(jobs, "evaluate_all", lambda cfg: calls.append(cfg) or [tmp_path])
     (tmp_path / "bct_config.json").write_text("{}")
     for main, evaluations in ((False, 0), (True, 1)):
         monkeypatch.setattr(jobs, "process_state", lambda main=main: fake_state(main))
