@@ -103,12 +103,13 @@ class Episode:
 def env_slots(agent: Agent, batch_size: int, todo: int) -> int:
     """How many games to play at once: `batch_size` (at most the episodes to play) for an agent that
     batches its decisions across episodes (a model); for one that decides per episode (random, oracle,
-    planner) no more than the cores this process may use. More games than cores only start and warm up
-    more JVMs, which then share the cores: measured on 2 cores, the random agent on 96 twc games took 4.6 s
-    one at a time, 6.3 s four at a time and 12.5 s sixteen at a time."""
+    planner) no more than the cores this process may use, less the one the interpreter drives them from.
+    More games only start and warm up more JVMs, which then share the cores: measured on an idle 2-core
+    machine (bench/scaling.py), the random agent on 96 twc games took 1.1 s one at a time, 1.5 s two at a
+    time and 7.3 s sixteen at a time."""
     n = min(batch_size, todo)
     if not agent.batched:
-        n = min(n, available_cores()[0])
+        n = min(n, available_cores()[0] - 1)
     return max(1, n)
 
 

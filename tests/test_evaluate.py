@@ -534,7 +534,7 @@ def test_games_played_side_by_side_give_what_one_at_a_time_gives_seed_by_seed():
     cfg = EvaluateSettings(agent="random", game="twc")
     game = cfg.played()
     agent = make_agent(cfg.agent, game, True)
-    assert env_slots(agent, 16, 96) <= len(__import__("os").sched_getaffinity(0))  # no more games than cores
+    assert env_slots(agent, 16, 96) == max(1, len(__import__("os").sched_getaffinity(0)) - 1)  # a core each
     assert env_slots(agent, 16, 1) == 1
     seeds = list(range(10000, 10012))
     one = rollout(agent, game, "dev", seeds, True, batch_size=1)
