@@ -26,11 +26,12 @@ from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import InterpolationKeyError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bct.errors import UserError, exits_cleanly, unknown
 from bct.games import PARAMS, Game, get_game
 from bct.representation import REPRESENTATIONS
+from bct.validation import PLAIN_NAME, validate
 
 CONF = Path(__file__).resolve().parent / "conf"  # shipped inside the package; ./conf links here
 
@@ -40,11 +41,7 @@ OmegaConf.register_new_resolver("if", lambda cond, a, b: a if cond else b, repla
 
 AtLeast1 = Annotated[int, Field(ge=1)]
 NumVariations = Annotated[int, Field(ge=1, le=1000, description="a fold has 1000 games")]
-# a folder's name inside checkpoint_dir, never a path out of it
-PLAIN_NAME = r"^[\w-][\w.-]*$"
 PlainName = Annotated[str, Field(pattern=PLAIN_NAME)]
-PATTERNS = {PLAIN_NAME: "a plain folder name (letters, digits, '.', '-', '_'), not a path"}
-COMPLETE = {"complete": True}  # validation context: the values are a whole composed config
 
 
 class Strict(BaseModel):
@@ -284,75 +281,6 @@ def resolved(cfg: DictConfig) -> dict:
             f"{e.full_key} reads a key that is not set ({str(e).splitlines()[0]}); a model preset of one's own needs every key "
             f"that bct/conf/model/t5-base.yaml has"
         ) from None
-
-
-def validate(values: dict, schema: type[BaseModel]):
-    """`values` checked against `schema`, or a one-line UserError naming the first bad key."""
-    values = {k: v for k, v in values.items() if k != "hydra"}
-    try:
-        return schema.model_validate(values, context=COMPLETE)
-    except ValidationError as e:
-        errors = e.errors()
-        union = [x for x in errors if x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
-        if len(union) > 1:  # a value that fits no type of a union (modules: true, false or all)
-            key = ".".join(str(p) for p in errors[0]["loc"][:-1])
-            shown = OmegaConf.to_yaml({"v": errors[0].get("input")}).strip()[3:]
-            allowed = [
-                "true or false"
-                if x["type"].startswith("bool")
-                else x.get("ctx", {}).get("expected", "").replace("'", "")
-                for x in union
-            ]
-            raise UserError(f"{key}={shown}: choose {' or '.join(a for a in allowed if a)}") from None
-        raise UserError(_message(schema, errors[0])) from None
-
-
-def _branch(part) -> bool:
-    """Whether a location part names a union's branch (pydantic: `bool`, `literal['all']`), not a key."""
-    return isinstance(part, str) and (part in ("bool", "int", "str", "float") or part.startswith("literal["))
-
-
-_EXPECTED = {
-    "int": "a whole number",
-    "float": "a number",
-    "bool": "true or false",
-    "string": "a string",
-    "list": "a list",
-    "dict": "a mapping",
-}
-
-
-def _message(schema: type[BaseModel], error: dict) -> str:
-    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    key = ".".join(str(p) for p in loc)
-    kind, ctx = error["type"], error.get("ctx", {})
-    if kind == "extra_forbidden":
-        return f"unknown setting '{key}'; see 'python -m bct.<command> --cfg job' for the settings"
-    if kind == "missing":
-        return f"{key} is not set; give it on the command line ({key}=...) or in the config"
-    shown = OmegaConf.to_yaml({"v": error.get("input")}).strip()[3:]  # as written on a command line
-    if kind == "string_pattern_mismatch":
-        return f"{key}={shown}: must be {PATTERNS.get(ctx.get('pattern'), 'a name of another form')}"
-    if kind == "literal_error":
-        return f"{key}={shown}: choose one of {ctx['expected'].replace(chr(39), '').replace(' or ', ', ')}"
-    for bound, words in (("ge", "at least"), ("gt", "above"), ("le", "at most"), ("lt", "below")):
-        if bound in ctx:
-            limit = ctx[bound]
-            limit = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
-            why = _description(schema, loc)
-            return f"{key}={shown}: must be {words} {limit}" + (f" ({why})" if why and bound == "le" else "")
-    base = kind.split("_")[0]
-    return f"{key}={shown}: must be {_EXPECTED.get(base, 'another value')}"
-
-
-def _description(schema: type[BaseModel], loc: tuple) -> str | None:
-    field = None
-    for part in loc:
-        if not (isinstance(schema, type) and issubclass(schema, BaseModel)) or part not in schema.model_fields:
-            return None
-        field = schema.model_fields[part]
-        schema = field.annotation
-    return field.description if field else None
 
 
 SECRET_KEY = re.compile(r"(token|api_?key|secret|password|passwd)$", re.I)

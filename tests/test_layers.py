@@ -11,7 +11,7 @@ PACKAGE = Path(bct.__file__).parent
 LAYERS = [
     ["errors", "files", "threads", "text", "resume"],  # basics
     ["games", "modules", "env", "planner", "gold"],  # games and modules
-    ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "settings"],
+    ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "validation", "settings"],
     ["model", "decoding"],  # model
     ["training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results
     # jobs, tuning, reports and sharing
