@@ -33,7 +33,8 @@ import torch
 from bct.evaluate import evaluate
 from bct.representation import get_representation
 from bct.settings import EvaluateSettings, TrainSettings
-from bct.training import train, training_data
+from bct.training import train
+from bct.trainset import training_data
 
 COLUMNS = [
     "precision",

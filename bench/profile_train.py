@@ -25,7 +25,8 @@ from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTraining
 from bct.representation import get_representation
 from bct.settings import TrainSettings
 from bct.threads import set_threads
-from bct.training import encode, scratch_model, training_data
+from bct.training import scratch_model
+from bct.trainset import encode, training_data
 
 
 def main() -> None:

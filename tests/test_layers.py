@@ -13,7 +13,7 @@ LAYERS = [
     ["games", "modules", "env", "planner", "gold"],  # games and modules
     ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "validation", "settings"],
     ["model", "decoding"],  # model
-    ["training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results
+    ["trainset", "training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results
     # jobs, tuning, reports and sharing
     ["job", "train", "tune", "report", "report_html", "compare", "generalize", "twx_table", "show", "share"],
 ]

@@ -12,6 +12,7 @@ import torch
 from transformers import TrainerCallback
 
 import bct.training as tr
+import bct.trainset as ts
 from bct.errors import UserError
 from bct.games import get_game
 from bct.generate import generate
@@ -266,8 +267,8 @@ def test_data_and_tokenizer_are_made_under_main_process_first(tmp_path, monkeypa
     state = fake_state(True, 2)
     monkeypatch.setattr(tr, "process_state", lambda: state)
     seen = []
-    real = tr.training_data
-    monkeypatch.setattr(tr, "training_data", lambda *a: seen.append(list(state.order)) or real(*a))
+    real = ts.training_data
+    monkeypatch.setattr(ts, "training_data", lambda *a: seen.append(list(state.order)) or real(*a))
     run = tr.train(train_config(*TINY))
     assert seen == [["enter"]] and state.order == ["enter", "exit"]
     record = json.loads((run / "bct_config.json").read_text())
@@ -295,13 +296,13 @@ def test_placeholders_take_the_space_before_them_and_decoding_gives_it_back():
 def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_config):
     game = train_config("+game=twc", "model=t5-tiny-scratch", "num_games=20")
     rep = get_representation(game.entities)
-    every = tr.training_data(
+    every = ts.training_data(
         train_config("+game=twc", "model=t5-tiny-scratch", "num_games=20", "distinct=false"),
         get_game("twc"),
         True,
         rep,
     )
-    once = tr.training_data(game, get_game("twc"), True, rep)
+    once = ts.training_data(game, get_game("twc"), True, rep)
     pairs = list(zip(once["source"], once["target"]))
     assert len(pairs) == len(set(pairs)) == len(set(zip(every["source"], every["target"]))) < len(every)
 
