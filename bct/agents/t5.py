@@ -33,6 +33,11 @@ def eval_dtype(device: str, setting: str = "auto") -> torch.dtype:
     return torch.float32
 
 
+def play_device(device: str | None) -> str:
+    """`agent.device`, or cuda where there is one, else cpu."""
+    return device or ("cuda" if torch.cuda.is_available() else "cpu")
+
+
 def dtype_name(dtype: torch.dtype) -> str:
     return next(name for name, d in DTYPES.items() if d == dtype)
 
@@ -77,7 +82,7 @@ class T5Agent(Agent):
         if decoding not in DECODINGS:
             raise unknown("agent.decoding", decoding, DECODINGS)
         self.game, self.modules, self._run_name, self.trained = game, modules, run_name, trained
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = play_device(device)
         self.dtype = eval_dtype(self.device, dtype)
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
@@ -161,7 +166,7 @@ class T5Agent(Agent):
             "device": device,
         }
         # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
-        played = dtype_name(eval_dtype(device or ("cuda" if torch.cuda.is_available() else "cpu"), dtype))
+        played = dtype_name(eval_dtype(play_device(device), dtype))
         trained_in = run.get("precision")  # runs from before it was recorded: unknown
         if dtype != "auto":
             config["dtype"] = dtype
