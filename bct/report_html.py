@@ -65,8 +65,8 @@ def esc(value) -> str:
 
 
 def results_table(rows: list[dict]) -> str:
-    head = ["run", "agent", "game", "modules", "memory", "fold", "n", "score", "steps", "env", "module", "wasted"]
-    head.append("invalid")
+    head = ["run", "agent", "game", "modules", "memory", "fold", "n", "score", "steps", "env", "module"]
+    head += ["wasted", "invalid"]
     numeric = {"n", "score", "steps", "env", "module", "wasted", "invalid"}
     out = ['<table id="results"><thead><tr>']
     out += [f'<th class="{"num" if h in numeric else ""}">{h}</th>' for h in head]

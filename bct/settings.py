@@ -29,7 +29,7 @@ from omegaconf.errors import InterpolationKeyError
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bct.errors import UserError, exits_cleanly, unknown
-from bct.games import PARAMS, Game, get_game
+from bct.games import PARAMS, Game, expand_games, get_game
 from bct.representation import REPRESENTATIONS
 from bct.validation import PLAIN_NAME, validate
 
@@ -133,17 +133,6 @@ class Command(Strict):
         """The game `+game=NAME`, `game.params.*` and `memory` name (None where no game is given)."""
         return self.game.build(memory_of(getattr(self, "modules", None), self.memory)) if self.game else None
 
-    def trained(self) -> list[Game]:
-        """The games a run trains on: `+game=NAME`, or each of `games` with the memory setting."""
-        from bct.games import expand_games
-
-        if self.game is not None:
-            if getattr(self, "games", None):
-                raise UserError("+game and games are both set; name one game (+game=NAME) or several (games=[a,b])")
-            return [self.played()]
-        memory = memory_of(self.modules, self.memory)
-        return [get_game(name).with_memory(memory) for name in expand_games(self.games)] if self.games else []
-
 
 Modules = Union[bool, Literal["all"]]  # the game's modules, none, or every module in every game
 
@@ -200,6 +189,15 @@ class TrainSettings(Command):
     evaluate_after: Literal["auto", "dev", "test", "none"]
     eval: EvalSettings
     wandb: WandbSettings
+
+    def trained(self) -> list[Game]:
+        """The games a run trains on: `+game=NAME`, or each of `games` with the memory setting."""
+        if self.game is not None:
+            if self.games:
+                raise UserError("+game and games are both set; name one game (+game=NAME) or several (games=[a,b])")
+            return [self.played()]
+        memory = memory_of(self.modules, self.memory)
+        return [get_game(name).with_memory(memory) for name in expand_games(self.games)] if self.games else []
 
 
 class EvaluateSettings(Command, PlaySettings):
