@@ -1,4 +1,4 @@
-"""`python -m bct.train +game=sorting epochs=8`: train, then evaluate if asked (one job, bct.job).
+"""`python -m bct.train +game=sorting epochs=8`: train, then evaluate if asked (one job, bct.jobs.job).
 
 Sweeps: `python -m bct.train -m +game=twc epochs=2,4,6` (locally, or `hydra/launcher=slurm`), one job
 folder each, read by `python -m bct.tune`. Multi-GPU: `accelerate launch -m bct.train ...`.
@@ -12,9 +12,9 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from bct.errors import exits_cleanly
-from bct.job import quiet_sweep_noise, run_job
-from bct.settings import CONF, TrainSettings, entry
+from bct.config.settings import CONF, TrainSettings, entry
+from bct.core.errors import exits_cleanly
+from bct.jobs.job import quiet_sweep_noise, run_job
 
 
 @hydra.main(config_path=str(CONF), config_name="train", version_base="1.3")

@@ -18,10 +18,9 @@ from collections import Counter
 
 from bct.agents import T5Agent
 from bct.agents.base import Observation
-from bct.env import ModularEnv
-from bct.games import fold_seeds
-from bct.gold import play_gold
-from bct.prompt import prompt_at
+from bct.data.prompt import prompt_at
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import fold_seeds, open_game
 
 
 def main() -> None:
@@ -35,8 +34,8 @@ def main() -> None:
     agent = T5Agent.from_checkpoint(args.checkpoint)
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
     game, modules = agent.game.with_params(params), agent.modules
-    with ModularEnv.of(game, modules) as env:
-        trajs = [play_gold(env, seed, args.fold, modules) for seed in fold_seeds(args.fold, args.games)]
+    with open_game(game, modules) as env:
+        trajs = [play_gold(env, seed, args.fold, modules) for seed in fold_seeds(game, args.fold, args.games)]
     seen, wrong, examples = Counter(), Counter(), {}
     for t in trajs:
         obs = [

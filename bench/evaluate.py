@@ -15,12 +15,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from bct.agents import T5Agent
-from bct.env import ModularEnv
-from bct.games import get_game
-from bct.model import load_checkpoint
-from bct.rollout import rollout
-from bct.settings import TrainSettings
-from bct.training import train
+from bct.agents.rollout import rollout
+from bct.config.settings import TrainSettings
+from bct.seq2seq.model import load_checkpoint
+from bct.seq2seq.training import train
+from bct.worlds.registry import get_game, open_game
 
 
 def main() -> None:
@@ -55,7 +54,7 @@ def main() -> None:
         seeds = list(range(10000, 10000 + args.variations))
         # JVMs start before the clock: both sides time the same thing, the model calls and env steps.
         with ThreadPoolExecutor(args.batch) as pool:
-            envs = list(pool.map(lambda _: ModularEnv.of(game, modules), range(args.batch)))
+            envs = list(pool.map(lambda _: open_game(game, modules), range(args.batch)))
         rollout(agent, game, "train", range(args.batch), modules, batch_size=args.batch, envs=envs)  # warm-up
         rates = {}
         for name, batch in (("batched", args.batch), ("one at a time", 1)):

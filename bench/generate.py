@@ -16,10 +16,11 @@ import time
 
 from textworld_express import TextWorldExpressEnv
 
-from bct.data import examples
-from bct.env import ModularEnv
-from bct.games import PAPER_GAMES, get_game
-from bct.gold import play_gold
+from bct.data.datasets import examples
+from bct.worlds.gold import play_gold
+from bct.worlds.play import ModularEnv
+from bct.worlds.registry import get_game, open_game
+from bct.worlds.twx.games import PAPER_GAMES
 
 
 def bare_replay(twx: TextWorldExpressEnv, seeds: list[int]) -> None:
@@ -50,7 +51,7 @@ def main() -> None:
     totals = {"generator": 0.0, "bare": 0.0}
     for name in PAPER_GAMES:
         game = get_game(name)
-        env = ModularEnv(game, [game.module])
+        env = open_game(game, [game.module])
         twx = env.twx  # the same JVM for both sides, so JIT warm-up and GC treat them alike
         seeds = list(range(args.episodes))
         generator(env, seeds[:50]), bare_replay(twx, seeds[:50])  # warm up both JVMs

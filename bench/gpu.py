@@ -30,11 +30,11 @@ from pathlib import Path
 
 import torch
 
-from bct.evaluate import evaluate
-from bct.representation import get_representation
-from bct.settings import EvaluateSettings, TrainSettings
-from bct.training import train
-from bct.trainset import training_data
+from bct.config.settings import EvaluateSettings, TrainSettings
+from bct.data.representation import get_representation
+from bct.jobs.evaluation import evaluate
+from bct.seq2seq.training import train
+from bct.seq2seq.trainset import training_data
 
 COLUMNS = [
     "precision",

@@ -22,9 +22,9 @@ import torch
 from rank import Recorder  # bench/rank.py: the oracle, keeping what it saw
 
 from bct.agents.llm import LLMAgent, LocalBackend
-from bct.games import get_game
-from bct.rollout import rollout
-from bct.threads import set_threads
+from bct.agents.rollout import rollout
+from bct.core.threads import set_threads
+from bct.worlds.registry import get_game
 
 GEMMA = Path.home() / ".cache" / "bct-tests" / "gemma3-270m-hf"
 
@@ -52,7 +52,7 @@ def baseline(b: LocalBackend, messages: list[dict], actions: list[str], batch: i
 def tiny_gemma(folder: Path) -> str:
     from transformers import Gemma3ForCausalLM, Gemma3TextConfig
 
-    from bct.tokenizer import train_tokenizer
+    from bct.seq2seq.tokenizer import train_tokenizer
 
     tok = train_tokenizer(["You are in the kitchen. You see a box and a red apple. Action: take apple"] * 3, 500)
     config = Gemma3TextConfig(

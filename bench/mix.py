@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import tempfile
 
-from bct.runs import mixture, read_run
-from bct.settings import TrainSettings
-from bct.training import train
+from bct.config.runs import mixture, read_run
+from bct.config.settings import TrainSettings
+from bct.seq2seq.training import train
 
 
 def seconds_per_step(overrides: list[str], steps: int, tmp: str) -> tuple[float, int]:

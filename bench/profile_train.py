@@ -22,11 +22,11 @@ from pathlib import Path
 import torch
 from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
-from bct.representation import get_representation
-from bct.settings import TrainSettings
-from bct.threads import set_threads
-from bct.training import scratch_model
-from bct.trainset import encode, training_data
+from bct.config.settings import TrainSettings
+from bct.core.threads import set_threads
+from bct.data.representation import get_representation
+from bct.seq2seq.training import scratch_model
+from bct.seq2seq.trainset import encode, training_data
 
 
 def main() -> None:

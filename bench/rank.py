@@ -17,10 +17,10 @@ import time
 import torch
 
 from bct.agents import OracleAgent, T5Agent
-from bct.games import get_game
-from bct.model import build_from_config, load_checkpoint
-from bct.rollout import rollout
-from bct.threads import set_threads
+from bct.agents.rollout import rollout
+from bct.core.threads import set_threads
+from bct.seq2seq.model import build_from_config, load_checkpoint
+from bct.worlds.registry import get_game
 
 
 class Recorder(OracleAgent):
@@ -66,9 +66,9 @@ def main() -> None:
         model, tokenizer, run = load_checkpoint(args.checkpoint)
         game, entities = get_game(run["settings"]["game"]), run["settings"].get("entities", "text")
     else:
-        from bct.entities import PLACEHOLDERS
-        from bct.settings import TrainSettings
-        from bct.tokenizer import train_tokenizer
+        from bct.config.settings import TrainSettings
+        from bct.data.entities import PLACEHOLDERS
+        from bct.seq2seq.tokenizer import train_tokenizer
 
         preset = TrainSettings(game=args.game, model="t5-cpu-scratch").model
         game, entities = get_game(args.game), "placeholders"

@@ -5,7 +5,7 @@ user waits (JVMs started, episodes played, JVMs closed), and where the time went
     python bench/scaling.py [--game twc] [--agent random] [--variations 96] [--at-once 1 4 16] [--uncapped]
 
 The rollout plays an agent that decides per episode on at most as many games at once as the process has
-cores (bct.rollout.env_slots); `--uncapped` starts as many as asked, to show what the cap saves. Per
+cores (bct.agents.rollout.env_slots); `--uncapped` starts as many as asked, to show what the cap saves. Per
 setting: seconds, episodes/s, and the seconds spent starting JVMs, in game steps (the JVM's answer), in the
 modules (reading each observation), in the agent's decisions and in prompt packing, summed over threads.
 The last line: the ratio of the most games at once to one at a time (above 1: faster).
@@ -18,11 +18,11 @@ import time
 from collections import defaultdict
 from contextlib import contextmanager
 
-import bct.rollout as ro
+import bct.agents.rollout as ro
 from bct.agents import make_agent
-from bct.env import ModularEnv, ModuleStack
-from bct.games import fold_seeds
-from bct.settings import EvaluateSettings
+from bct.config.settings import EvaluateSettings
+from bct.worlds.play import ModuleStack
+from bct.worlds.registry import fold_seeds, open_game
 
 
 @contextmanager
@@ -66,11 +66,12 @@ def main() -> None:
     ap.add_argument("--uncapped", action="store_true", help="as many games at once as asked, cores or not")
     args = ap.parse_args()
     cfg = EvaluateSettings(agent=args.agent, game=args.game)
-    game, seeds = cfg.played(), fold_seeds("dev", args.variations)
+    game = cfg.played()
+    seeds = fold_seeds(game, "dev", args.variations)
     agent = make_agent(cfg.agent, game, True)
     if args.uncapped:
         agent.batched = True  # the rollout then starts as many games as asked
-    with ModularEnv.of(game, True):  # the first JVM of the process pays class loading: before the clock
+    with open_game(game, True):  # the first JVM of the process pays class loading: before the clock
         pass
     rates = {}
     for n in args.at_once:

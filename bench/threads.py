@@ -16,9 +16,9 @@ import time
 
 import torch
 
-from bct.model import build_from_config
-from bct.threads import auto_threads
-from bct.tokenizer import train_tokenizer
+from bct.core.threads import auto_threads
+from bct.seq2seq.model import build_from_config
+from bct.seq2seq.tokenizer import train_tokenizer
 
 BURN = "import time\nend = time.time() + 600\nwhile time.time() < end:\n    pass\n"
 

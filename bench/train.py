@@ -15,12 +15,12 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from bct.evaluate import evaluate
-from bct.files import read_json
-from bct.job import evaluation_settings
-from bct.runs import read_run
-from bct.settings import TrainSettings
-from bct.training import train
+from bct.config.runs import read_run
+from bct.config.settings import TrainSettings
+from bct.core.files import read_json
+from bct.jobs.evaluation import evaluate
+from bct.jobs.job import evaluation_settings
+from bct.seq2seq.training import train
 
 PREVIOUS = ["distinct=false", "num_games=1000", "epochs=4", "lr=3e-4", "warmup=0.1", "batch_size=4"]
 

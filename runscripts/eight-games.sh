@@ -5,7 +5,7 @@
 #   - TWX's other four at TWX's defaults (simonsays simonsays-memory peckingorder coin cookingworld) and
 #     the settings TALES published on (cookingworld-tales simonsays-memory-tales coin-tales): with the
 #     working memory, and without it;
-# each evaluated on 100 test variations (each game's own step limit: bct/games.py), beside the random
+# each evaluated on 100 test variations (each game's own step limit: bct/worlds/twx/games.py), beside the random
 # and oracle agents and, where it has rules, the hand-written planner (agent=planner). Writes
 # $RESULTS/twx-table.md; finished runs and evaluations are kept, so a second call only fills gaps.
 #   GAMES (default: all of the above), SETTINGS (default "with without": with modules/memory, and

@@ -22,14 +22,14 @@ tail -n 1 "$RESULTS/logs/train.log"
 echo "[$(date +%T)] the one agent: every game it trained on, $VARIATIONS test variations each"
 $py -m bct.evaluate checkpoint=checkpoints/generalist fold=test "num_variations=$VARIATIONS" \
   "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
-TALES=$($py -c "from bct.games import TALES_ENVS; print(' '.join(TALES_ENVS.values()))")
+TALES=$($py -c "from bct.worlds.twx.games import TALES_ENVS; print(' '.join(TALES_ENVS.values()))")
 for game in $TALES; do  # TALES's settings (those it trained on are found already played)
   $py -m bct.evaluate checkpoint=checkpoints/generalist "+game=$game" fold=test "num_variations=$VARIATIONS" \
     "results_dir=$RESULTS" progress=false | tail -n 1
 done
 PLANNED=$($py -c "
-from bct.games import TALES_ENVS, TWX_GAMES, get_game
-from bct.planner import has_rules
+from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES, get_game
+from bct.worlds.twx.planner import has_rules
 for g in dict.fromkeys([*TWX_GAMES, *TALES_ENVS.values()]):
     print(g, int(has_rules(get_game(g))))")
 while read -r game rules; do

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bct.env import ModularEnv
-from bct.games import get_game
-from bct.settings import EvaluateSettings, GenerateSettings, TrainSettings
+from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings
+from bct.worlds.play import ModularEnv
+from bct.worlds.registry import get_game, open_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +23,7 @@ def envs():
         game = get_game(game) if isinstance(game, str) else game
         key = (game.name, modules)
         if key not in cache:
-            cache[key] = ModularEnv.of(game, modules)
+            cache[key] = open_game(game, modules)
         return cache[key]
 
     yield get

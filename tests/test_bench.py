@@ -41,8 +41,8 @@ def test_llm_rank_bench_agrees_with_its_baseline_and_prints_the_ratio():
 @pytest.mark.slow
 def test_decisions_bench_counts_what_a_checkpoint_gets_wrong_after_each_recall(tmp_path):
     """bench/decisions.py: teacher-forced on gold paths, every decision is counted once, by what it read."""
-    from bct.settings import TrainSettings
-    from bct.training import train
+    from bct.config.settings import TrainSettings
+    from bct.seq2seq.training import train
 
     run = train(
         TrainSettings(

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-import bct.evaluate as ev
-from bct.report_html import write_html
-from bct.results import collect
+import bct.jobs.evaluation as ev
+from bct.reports.html import write_html
+from bct.reports.results import collect
 
 pytestmark = pytest.mark.slow
 

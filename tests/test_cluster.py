@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bct.tune import main as tune
+from bct.jobs.tuning import main as tune
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 

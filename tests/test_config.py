@@ -10,10 +10,10 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-import bct.training as tr
-from bct.errors import UserError
-from bct.games import GAMES, get_game
-from bct.settings import CONF
+import bct.seq2seq.training as tr
+from bct.config.settings import CONF
+from bct.core.errors import UserError
+from bct.worlds.registry import GAMES, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,15 +83,15 @@ def test_configs_ship_inside_the_package(tmp_path):
 
 
 def test_game_presets_have_one_source(compose):
-    from bct.games import ALIASES
-    from bct.settings import choices
+    from bct.config.settings import choices
+    from bct.worlds.registry import ALIASES
 
     assert choices("game") == sorted([*GAMES, *ALIASES]) and not (CONF / "game").exists()
     assert compose("train", "+game=twc-easy").game.name == "twc"  # an alias names its game
 
 
 def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
-    import bct.threads as th
+    import bct.core.threads as th
 
     monkeypatch.setattr(th.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
@@ -123,6 +123,7 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
         ("bct.train", ["+game=twc", "eval.step_limit=0"], "eval.step_limit=0: must be at least 1"),
         ("bct.train", ["+game=twc", "entities=words"], "entities=words: choose one of text, placeholders"),
         ("bct.train", ["+game=twc", "+no_such_key=1"], "unknown setting 'no_such_key'"),
+        ("bct.train", ["games=[twc,coin]", "mix.twc.bogus=2"], "unknown setting 'mix.twc.bogus'"),
         ("bct.train", ["+game=chess"], "error: unknown game 'chess'; valid choices: arithmetic"),
         ("bct.train", ["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
         ("bct.train", ["epochs=2"], "error: choose a game: python -m bct.train +game=sorting epochs=8"),
@@ -211,7 +212,7 @@ def test_settings_name_the_bad_value_in_one_line(command, overrides, says, compo
 
 
 def test_settings_from_python_keywords_equal_the_command_lines(compose):
-    from bct.settings import EvaluateSettings, TrainSettings
+    from bct.config.settings import EvaluateSettings, TrainSettings
 
     made = TrainSettings(game="twc", model="t5-cpu-scratch", epochs=3, eval={"step_limit": 20})
     said = compose("train", "+game=twc", "model=t5-cpu-scratch", "epochs=3", "eval.step_limit=20")

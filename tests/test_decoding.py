@@ -4,8 +4,8 @@ import pytest
 import torch
 
 from bct.agents import T5Agent
-from bct.model import build_from_config
-from bct.tokenizer import train_tokenizer
+from bct.seq2seq.model import build_from_config
+from bct.seq2seq.tokenizer import train_tokenizer
 
 # Episodes with different numbers of candidates, of different lengths (one of a single token).
 PROMPTS = [

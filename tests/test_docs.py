@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bct.settings import EvaluateSettings, GenerateSettings, TrainSettings, check_overrides
+from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings, check_overrides
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from bct.env import ModularEnv
-from bct.errors import UserError
-from bct.games import GAMES, get_game
+from bct.core.errors import UserError
+from bct.worlds.play import ModularEnv
+from bct.worlds.registry import GAMES, get_game
 
 
 def test_module_answers_replace_the_observation_but_not_look_or_inventory(envs):
@@ -51,7 +51,7 @@ def test_unknown_fold_is_a_user_error(envs):
 
 
 def test_env_step_needs_a_reset_and_a_string(envs):
-    from bct.games import get_game
+    from bct.worlds.registry import get_game
 
     fresh = ModularEnv.__new__(ModularEnv)
     fresh.last, fresh.modules = None, []

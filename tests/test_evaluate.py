@@ -10,20 +10,20 @@ from pathlib import Path
 import pytest
 import torch
 
-import bct.evaluate as ev
-import bct.training as tr
+import bct.jobs.evaluation as ev
+import bct.seq2seq.training as tr
 from bct.agents import OracleAgent, RandomAgent, T5Agent
 from bct.agents.base import Decision
-from bct.data import load_examples
-from bct.errors import UserError
-from bct.games import get_game
-from bct.generate import generate
-from bct.model import build_from_config, load_checkpoint
-from bct.prompt import training_pair
-from bct.representation import REPRESENTATIONS, get_representation
-from bct.rollout import rollout
-from bct.tokenizer import train_tokenizer
-from bct.training import train
+from bct.agents.rollout import rollout
+from bct.core.errors import UserError
+from bct.data.datasets import load_examples
+from bct.data.generation import generate
+from bct.data.prompt import training_pair
+from bct.data.representation import REPRESENTATIONS, get_representation
+from bct.seq2seq.model import build_from_config, load_checkpoint
+from bct.seq2seq.tokenizer import train_tokenizer
+from bct.seq2seq.training import train
+from bct.worlds.registry import get_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -194,7 +194,7 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
 
 
 def test_show_lays_out_played_episodes_step_by_step(tmp_path, tiny_checkpoint, eval_config, capsys):
-    from bct.show import main as show
+    from bct.reports.show import main as show
 
     out = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=2", "agent.decoding=rank"))
     played = [json.loads(line) for line in (out / "histories.jsonl").read_text().splitlines()]
@@ -216,7 +216,7 @@ def test_a_shared_agent_plays_as_the_original_and_its_card_carries_the_measured_
 ):
     import huggingface_hub
 
-    from bct.share import main as share_main
+    from bct.reports.share import main as share_main
 
     first = ev.evaluate(eval_config(f"checkpoint={tiny_checkpoint}", "num_variations=3", "fold=test"))
     measured = json.loads((first / "results.json").read_text())
@@ -252,7 +252,7 @@ def test_a_shared_agent_plays_as_the_original_and_its_card_carries_the_measured_
         (v["seed"], v["score"], v["steps"]) for v in measured["per_variation"]
     ]
     with pytest.raises(UserError, match="exists and is not empty"):
-        from bct.share import share
+        from bct.reports.share import share
 
         share(tiny_checkpoint, out)
 
@@ -340,7 +340,7 @@ def test_results_follow_the_weights_not_the_folder(tmp_path, train_config, eval_
 
 
 def test_group_beam_search_is_beam_search_in_one_group_and_diverse_in_many():
-    from bct.decoding import group_beam_search
+    from bct.seq2seq.decoding import group_beam_search
 
     tok = train_tokenizer(["take the red apple and put it in the box </s> look around"] * 4, vocab_size=120)
     torch.manual_seed(0)
@@ -528,8 +528,8 @@ def test_the_readmes_python_example_runs(tmp_path, monkeypatch):
 def test_games_played_side_by_side_give_what_one_at_a_time_gives_seed_by_seed():
     """The parallel game side: several JVMs stepped from threads play each seed exactly as one JVM alone."""
     from bct.agents import make_agent
-    from bct.rollout import env_slots
-    from bct.settings import EvaluateSettings
+    from bct.agents.rollout import env_slots
+    from bct.config.settings import EvaluateSettings
 
     cfg = EvaluateSettings(agent="random", game="twc")
     game = cfg.played()

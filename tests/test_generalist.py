@@ -5,13 +5,15 @@ import json
 
 import pytest
 
-from bct.env import ModularEnv, modules_of
-from bct.errors import UserError
-from bct.evaluate import module_use
-from bct.games import ALL_MODULES, GAMES, TALES_ENVS, TWX_GAMES, expand_games, get_game, modules_label
-from bct.gold import gold_modules, play_gold
-from bct.runs import mixture
-from bct.settings import check_overrides
+from bct.config.runs import mixture
+from bct.config.settings import check_overrides
+from bct.core.errors import UserError
+from bct.jobs.evaluation import module_use
+from bct.modules import ALL_MODULES
+from bct.worlds.gold import gold_modules, play_gold
+from bct.worlds.play import modules_of
+from bct.worlds.registry import GAMES, expand_games, get_game, modules_label, open_game
+from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 
 TINY = ["model=t5-tiny-scratch", "epochs=1", "num_games=3", "modules=all"]
 
@@ -56,6 +58,18 @@ def test_the_mix_caps_and_weighs_each_game_and_names_a_stranger(train_config):
         train_config("+game=twc", "games=[twc,coin]").trained()
 
 
+def test_a_per_game_mix_setting_is_taken_as_the_docs_write_it(train_config):
+    """`mix.twc.passes=2` needs no `+` (Hydra would refuse a key the empty map lacks), sets a game an
+    experiment's map already has, and takes game names with dashes."""
+    for given in ("mix.twc.passes=2", "+mix.twc.passes=2", "++mix.twc.passes=2"):
+        assert train_config("games=[twc,coin]", given).mix["twc"].passes == 2
+    assert train_config("+experiment=generalist", "mix.twc.passes=3").mix["twc"].passes == 3
+    cfg = train_config("games=[twc,cookingworld-tales]", "mix.cookingworld-tales.num_games=7")
+    assert cfg.mix["cookingworld-tales"].num_games == 7
+    with pytest.raises(UserError, match="unknown setting 'mix.twc.bogus'"):
+        train_config("games=[twc,coin]", "mix.twc.bogus=2")
+
+
 def test_tales_settings_are_presets_of_the_registry():
     assert len(TALES_ENVS) == 16
     for preset in TALES_ENVS.values():
@@ -95,7 +109,7 @@ def test_game_params_without_a_game_take_the_checkpoints_or_are_refused(tmp_path
 @pytest.mark.parametrize("game", [*TWX_GAMES, *sorted(set(TALES_ENVS.values()))])
 def test_gold_paths_with_every_module_offered_score_one_and_call_only_what_the_game_needs(game):
     g = get_game(game).with_memory(True)
-    with ModularEnv.of(g, "all") as env:
+    with open_game(g, "all") as env:
         for seed in (0, 1):
             traj = play_gold(env, seed, "train", "all")
             assert traj.ok, (game, seed, traj.error)
@@ -107,7 +121,7 @@ def test_gold_paths_with_every_module_offered_score_one_and_call_only_what_the_g
 
 @pytest.mark.slow
 def test_oracle_and_random_with_every_module_offered(eval_config):
-    from bct.evaluate import evaluate
+    from bct.jobs.evaluation import evaluate
 
     out = evaluate(eval_config("agent=oracle", "+game=arithmetic", "modules=all", "num_variations=3", "fold=test"))
     r = json.loads((out / "results.json").read_text())
@@ -122,9 +136,9 @@ def test_oracle_and_random_with_every_module_offered(eval_config):
 
 @pytest.mark.slow
 def test_one_run_trains_on_several_games_and_evaluate_plays_each(train_config, eval_config, tmp_path):
-    from bct.evaluate import evaluate_all
-    from bct.runs import read_run
-    from bct.training import train
+    from bct.config.runs import read_run
+    from bct.jobs.evaluation import evaluate_all
+    from bct.seq2seq.training import train
 
     run = train(train_config("games=[twc,arithmetic]", *TINY, "+mix.twc.passes=3"))
     assert run.name.startswith("2games-allmodules-t5-tiny-scratch-ep1-")
@@ -144,7 +158,7 @@ def test_one_run_trains_on_several_games_and_evaluate_plays_each(train_config, e
 
 
 def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_aggregate(tmp_path):
-    from bct.twx_table import main
+    from bct.reports.twx_table import main
 
     def write(name, game, score, agent="t5", games=None, history_scores=None, **r):
         folder = tmp_path / name / "test"

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from bct.data import load_examples
-from bct.generate import generate
+from bct.data.datasets import load_examples
+from bct.data.generation import generate
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 

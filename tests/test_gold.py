@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from bct.games import get_game
-from bct.gold import play_gold
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import get_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 

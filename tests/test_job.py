@@ -1,4 +1,4 @@
-"""Jobs and sweeps: train then evaluate, Hydra multirun (local submitit launcher), SLURM settings, bct.tune."""
+"""Jobs and sweeps: train then evaluate, Hydra multirun (local submitit launcher), SLURM settings, bct.jobs.tuning."""
 
 import json
 import subprocess
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import bct.job as jobs
-from bct.tune import main as tune
+import bct.jobs.job as jobs
+from bct.jobs.tuning import main as tune
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 

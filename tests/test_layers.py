@@ -1,4 +1,4 @@
-"""The package's imports point down one stack (docs/internals.md, "Layout"), with no cycle."""
+"""The folders show the layers, and imports point down them with no cycle (docs/internals.md, "Layout")."""
 
 import ast
 from pathlib import Path
@@ -7,16 +7,31 @@ import bct
 
 PACKAGE = Path(bct.__file__).parent
 
-# Bottom to top; a module imports only from its own layer or those below.
+# Bottom to top: a module imports only from its own layer or those below (docs/internals.md, "Layout").
 LAYERS = [
-    ["errors", "files", "threads", "text", "resume"],  # basics
-    ["games", "modules", "env", "planner", "gold"],  # games and modules
-    ["prompt", "entities", "representation", "tokenizer", "data", "runs", "generate", "validation", "settings"],
-    ["model", "decoding"],  # model
-    ["trainset", "training", "agents", "rollout", "evaluate", "results"],  # training, evaluation and its results
-    # jobs, tuning, reports and sharing
-    ["job", "train", "tune", "report", "report_html", "compare", "generalize", "twx_table", "show", "share"],
+    ["core"],  # errors, files, threads, resume, reading text
+    ["worlds", "modules"],  # game families and the symbolic modules in front of them (finer order below)
+    ["data", "config"],  # prompt packing, entities, data sets; settings and run identity
+    ["seq2seq"],  # model, tokenizer, decoding, training
+    ["agents"],  # agents and the rollout
+    ["jobs"],  # evaluation, train-then-evaluate, tuning, variants
+    ["reports"],  # results read back, tables, HTML, show, share
+    # the commands, thin entry points
+    ["generate", "train", "evaluate", "tune", "generalize", "report", "compare", "twx_table", "show", "share"],
 ]
+# Inside the worlds-and-modules layer, bottom to top (the longest matching prefix places a module): a world's
+# games, sentences and environment; the modules, which read those sentences; the modules in front of a game;
+# a world's gold paths and planner, which drive modules; the registry of worlds; gold paths of any world.
+WORLD_LAYERS = [
+    ["bct.worlds.base", "bct.worlds.twx.games", "bct.worlds.twx.text", "bct.worlds.twx.objects", "bct.worlds.twx.env"],
+    ["bct.modules"],
+    ["bct.worlds.play"],
+    ["bct.worlds.twx.gold", "bct.worlds.twx.planner", "bct.worlds.twx.world"],
+    ["bct.worlds.registry"],
+    ["bct.worlds.gold"],
+]
+MAX_ENTRY_POINTS = 12  # Python files directly in bct/
+MAX_FUNCTION_LINES = 99
 
 
 def top(module: str) -> str:
@@ -75,3 +90,61 @@ def test_no_import_cycle():
         if m not in state:
             visit(m, [m])
     assert not cycles
+
+
+def world_layer(module: str) -> int | None:
+    """The inner layer of a module of bct.worlds or bct.modules (None for a package's __init__ or elsewhere)."""
+    found = [
+        (len(p), i) for i, names in enumerate(WORLD_LAYERS) for p in names if module == p or module.startswith(p + ".")
+    ]
+    return max(found)[1] if found else None
+
+
+def test_worlds_and_modules_point_down_their_inner_layers():
+    graph = imports()
+    inner = [m for m in graph if m != "bct" and top(m) in ("worlds", "modules") and m not in ("bct.worlds", "bct.worlds.twx")]
+    assert all(world_layer(m) is not None for m in inner), [m for m in inner if world_layer(m) is None]
+    upward = [
+        f"{m} imports {d}"
+        for m in inner
+        for d in graph[m]
+        if world_layer(d) is not None and world_layer(d) > world_layer(m)
+    ]
+    assert not upward
+
+
+def test_the_folder_shows_the_layers():
+    """`ls bct/` is the entry points and the layer folders; a package's __init__ holds no code."""
+    files = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+    assert len(files) + 1 <= MAX_ENTRY_POINTS and set(files) == set(LAYERS[-1]), files
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders == {name for layer in LAYERS[:-1] for name in layer}, folders
+    for init in PACKAGE.rglob("__init__.py"):
+        if init.parent != PACKAGE and init.parent.name not in ("agents", "modules"):  # registries: make_agent, MODULES
+            body = [n for n in ast.parse(init.read_text()).body if not isinstance(n, ast.Expr)]
+            assert not body, f"{init} holds code; a package's __init__ is its docstring"
+
+
+def test_only_the_twx_folder_knows_textworld_express():
+    knows = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.parent.name == "twx" or "textworld_express" not in path.read_text():
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            named = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            named += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            named += [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else []
+            if any(n.split(".")[0] == "textworld_express" for n in named):
+                knows.append(str(path.relative_to(PACKAGE)))
+    assert not knows
+
+
+def test_no_function_is_100_lines_or_longer():
+    long = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert not long

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 from bct.agents.llm import LLMAgent, OpenAIBackend
-from bct.env import ModularEnv
-from bct.errors import UserError
-from bct.games import get_game
-from bct.gold import play_gold
-from bct.rollout import rollout
+from bct.agents.rollout import rollout
+from bct.core.errors import UserError
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import get_game, open_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -98,7 +97,7 @@ class Handler(BaseHTTPRequestHandler):
 def plans():
     """The gold action sequence of each twc dev seed, keyed by its first observation."""
     game = get_game("twc")
-    with ModularEnv(game, [game.module]) as env:
+    with open_game(game, [game.module]) as env:
         trajs = [play_gold(env, s, "dev", True) for s in SEEDS]
     return {t.steps[0].observation.strip(): t.actions for t in trajs}
 

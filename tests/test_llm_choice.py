@@ -6,9 +6,9 @@ import torch
 from transformers import Gemma3ForCausalLM, Gemma3TextConfig, LlamaConfig, LlamaForCausalLM
 
 from bct.agents.llm import LLMAgent, LocalBackend
-from bct.errors import UserError
-from bct.games import get_game
-from bct.tokenizer import train_tokenizer
+from bct.core.errors import UserError
+from bct.seq2seq.tokenizer import train_tokenizer
+from bct.worlds.registry import get_game
 
 ACTIONS = ["look", "take apple", "put apple in fridge", "query apple", "move north", "look around", "open fridge door"]
 MESSAGES = [
@@ -106,7 +106,7 @@ def test_rank_and_constrained_need_a_backend_that_can():
 @pytest.mark.slow
 @pytest.mark.parametrize("choice", ["rank", "constrained"])
 def test_a_choosing_agent_only_ever_names_offered_actions(choice, local_model, tmp_path):
-    from bct.rollout import rollout
+    from bct.agents.rollout import rollout
 
     agent = LLMAgent(get_game("twc"), client=local_model, choice=choice, cache_dir=tmp_path / "cache", history_turns=2)
     assert agent.run_name.endswith("-" + choice)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bct.agents.llm import OpenAIBackend
-from bct.errors import UserError
+from bct.core.errors import UserError
 
 pytestmark = pytest.mark.slow
 
@@ -135,7 +135,7 @@ def test_constrained_on_a_server_that_refuses_structured_output_says_so_once_and
     """`transformers serve` refuses `response_format` in a completions request (HTTP 422 naming the field):
     said once with the server's words, then the agent asks for free text and reads it."""
     from bct.agents.llm import LLMAgent
-    from bct.games import get_game
+    from bct.worlds.registry import get_game
 
     backend = OpenAIBackend(server["model"], server["url"], "NO_SUCH_KEY_VARIABLE", retries=0, api="completions")
     agent = LLMAgent(get_game("twc"), client=backend, choice="constrained", cache_dir=None)

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from bct.env import ModularEnv, Step
-from bct.games import from_record, get_game
-from bct.gold import play_gold
 from bct.modules.memory import MAX_FACTS, Memory
+from bct.worlds.gold import play_gold
+from bct.worlds.play import Step
+from bct.worlds.registry import from_record, get_game, open_game
 
 SIMON = "Simon says, take these actions in order: smell pineapple, smell apple, examine tangerine."
 COOKBOOK = (
@@ -35,7 +35,7 @@ ADVICE = re.compile(r"\bnext:|\bnext action\b|\byou should\b|\bshould\b|\btry\b|
 
 
 class Seen:
-    """What agent=planner reads (bct.planner.View): a game, its latest step, the modules that heard it."""
+    """What agent=planner reads (bct.worlds.twx.planner.View): a game, its latest step, the modules that heard it."""
 
     def __init__(self, game: str, memory, valid=(), action=None):
         self.game, self.memory = get_game(game), memory
@@ -89,10 +89,10 @@ def test_a_long_sequence_is_abridged_to_what_is_not_yet_done():
 
 
 def choose(game, memory, valid=(), action=None):
-    from bct.planner import POLICIES
+    from bct.worlds.twx.planner import POLICIES
 
     view = Seen(game, memory, valid, action)
-    return POLICIES[view.game.family](view).action
+    return POLICIES[view.game.rules](view).action
 
 
 def test_the_recipe_is_grounded_on_what_was_seen_held_and_cooked():
@@ -343,7 +343,7 @@ def test_memory_is_named_and_recorded_as_a_setting_of_the_game():
 )
 def test_gold_paths_of_the_new_games_score_one(game, memory):
     g = get_game(game).with_memory(memory)
-    with ModularEnv.of(g, True) as env:
+    with open_game(g, True) as env:
         trajs = [play_gold(env, seed, "test", True) for seed in range(20000, 20005)]
     assert all(t.ok for t in trajs), [t.error for t in trajs]
     assert all(len(t.actions) <= g.step_limit for t in trajs)  # the game's own step limit leaves room
@@ -371,7 +371,7 @@ def test_at_twx_defaults_the_planner_decides_from_observed_facts_and_scores_one(
     (TWX's own path knows the hidden map, and at CookingWorld's defaults some of its paths take an action that
     is not offered); every decision but taking a coin in sight follows a recall of the facts it rests on, and
     no answer names the action that follows it."""
-    with ModularEnv.of(get_game(game), True) as env:
+    with open_game(get_game(game), True) as env:
         trajs = [play_gold(env, seed, "test", True) for seed in range(20000, 20010)]
     assert all(t.ok for t in trajs), [t.error for t in trajs]
     assert all(len(t.actions) <= get_game(game).step_limit for t in trajs)
@@ -399,7 +399,7 @@ def test_the_planner_agent_solves_its_games_from_what_it_observes(game, params):
     """agent=planner keeps its own modules, fed only with the steps it observes: on the games whose gold path
     is the planner's it plays that path action for action; on each it solves at least 95% of test games."""
     from bct.agents import make_agent
-    from bct.rollout import rollout
+    from bct.agents.rollout import rollout
 
     g = get_game(game).with_params(params).with_memory(True)
     agent = make_agent({"_target_": "bct.agents.planner.PlannerAgent", "name": "planner"}, g, True)
@@ -407,7 +407,7 @@ def test_the_planner_agent_solves_its_games_from_what_it_observes(game, params):
     results = rollout(agent, g, "test", seeds, True, batch_size=5, step_limit=100 if params else g.step_limit)
     assert sum(r.score for r in results) / len(results) >= 0.95, [r.score for r in results]
     if not params and game != "mapreader":
-        with ModularEnv.of(g, True) as env:
+        with open_game(g, True) as env:
             gold = [play_gold(env, seed, "test", True).actions for seed in seeds]
         played = {r.seed: [h["action"] for h in r.history] for r in results}  # results come as episodes end
         assert [played[seed] for seed in seeds] == gold
@@ -416,7 +416,7 @@ def test_the_planner_agent_solves_its_games_from_what_it_observes(game, params):
 def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     """The eight-game table: a T5 row per modules/memory setting, a game with the memory switched from
     its default in its preset's column, a variant with changed parameters left out, published rows marked."""
-    from bct.twx_table import main
+    from bct.reports.twx_table import main
 
     def write(name, **r):
         base = {"fold": "test", "agent": "t5", "avg_steps": 9.0, "avg_env_steps": 5.0, "modules": True, "memory": True}
@@ -462,7 +462,7 @@ def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
 )
 def test_the_planner_names_the_games_it_has_no_rules_for(game, modules, says):
     from bct.agents import make_agent
-    from bct.errors import UserError
+    from bct.core.errors import UserError
 
     with pytest.raises(UserError, match=re.escape(says)):
         make_agent({"_target_": "bct.agents.planner.PlannerAgent", "name": "planner"}, get_game(game), modules)

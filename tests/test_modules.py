@@ -2,7 +2,7 @@
 
 import pytest
 
-from bct.errors import UserError
+from bct.core.errors import UserError
 from bct.modules import MODULES, make_module
 
 
@@ -119,7 +119,7 @@ def test_sortquantity_descending_and_bad_arguments():
 
 
 def test_kb_answers_for_dev_and_test_objects():
-    from bct.modules.kb_twc import knowledge
+    from bct.worlds.twx.objects import knowledge
 
     kb = make_module("kb-twc")
     # objects of the dev ("valid") and test folds, which never occur in training games

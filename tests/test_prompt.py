@@ -1,7 +1,7 @@
 """The Markov prompt in the paper's exact format."""
 
-from bct.env import Step
-from bct.prompt import pack, pack_history
+from bct.data.prompt import pack, pack_history
+from bct.worlds.play import Step
 
 
 def step(obs, action=None):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import bct.evaluate as ev
-from bct.evaluate import evaluate
+import bct.jobs.evaluation as ev
+from bct.jobs.evaluation import evaluate
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -41,7 +41,7 @@ def test_compare_table_and_chart(tmp_path, compose):
 def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_of_it(ours, tmp_path):
     from PIL import Image
 
-    from bct.compare import PUBLISHED, chart
+    from bct.reports.compare import PUBLISHED, chart
 
     cells = {"arithmetic": (0.9, 10), "mapreader": (0.8, 12), "sorting": (1.0, 8), "twc": (0.95, 9)}
     rows = {f"BCT t5-cpu-scratch-ep{k} placeholders rank+mod [numLocations=30]": cells for k in range(ours)}
@@ -53,8 +53,8 @@ def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_
 
 
 def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, compose, cli):
-    from bct.results import collect
-    from bct.tune import read_jobs
+    from bct.jobs.tuning import read_jobs
+    from bct.reports.results import collect
 
     ev.evaluate(
         compose(
@@ -94,7 +94,7 @@ def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
 
 
 def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
-    from bct.compare import table
+    from bct.reports.compare import table
 
     def write(run, invalid):
         row = {

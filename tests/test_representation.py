@@ -5,12 +5,12 @@ import re
 
 import pytest
 
-from bct.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
-from bct.games import GAMES
-from bct.generate import generate
-from bct.prompt import training_pair
-from bct.representation import get_representation
-from bct.tokenizer import train_tokenizer
+from bct.data.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
+from bct.data.generation import generate
+from bct.data.prompt import training_pair
+from bct.data.representation import get_representation
+from bct.seq2seq.tokenizer import train_tokenizer
+from bct.worlds.registry import GAMES
 
 PLACEHOLDERS_REP = get_representation("placeholders")
 

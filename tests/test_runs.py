@@ -6,9 +6,9 @@ import stat
 
 import pytest
 
-from bct.errors import UserError
-from bct.files import read_record, write_atomic
-from bct.runs import check_same, differing, digest, set_aside
+from bct.config.runs import check_same, differing, digest, set_aside
+from bct.core.errors import UserError
+from bct.core.files import read_record, write_atomic
 
 
 def test_written_files_honour_the_umask(tmp_path):
@@ -52,7 +52,7 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
     import sys
     import time
 
-    from bct.runs import FolderLock
+    from bct.config.runs import FolderLock
 
     folder = tmp_path / "run"
     holder = subprocess.Popen(
@@ -60,7 +60,7 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
             sys.executable,
             "-c",
             (
-                "import sys, time; from pathlib import Path; from bct.runs import FolderLock\n"
+                "import sys, time; from pathlib import Path; from bct.config.runs import FolderLock\n"
                 f"with FolderLock(Path({str(folder)!r}), 'a test'):\n    print('held', flush=True); time.sleep(60)"
             ),
         ],
@@ -82,7 +82,7 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
 
 
 def test_editing_another_games_entry_of_a_preset_table_keeps_a_runs_identity(train_config, tmp_path):
-    from bct.runs import claim_run_dir, train_run_dir, train_settings
+    from bct.config.runs import claim_run_dir, train_run_dir, train_settings
 
     cfg = train_config("+game=peckingorder", "model=t5-cpu-scratch")
     settings = train_settings(cfg)

@@ -11,15 +11,15 @@ import pytest
 import torch
 from transformers import TrainerCallback
 
-import bct.training as tr
-import bct.trainset as ts
-from bct.errors import UserError
-from bct.games import get_game
-from bct.generate import generate
-from bct.model import build_from_config, load_checkpoint, load_pretrained
-from bct.representation import get_representation
-from bct.tokenizer import train_tokenizer
-from bct.training import train
+import bct.seq2seq.training as tr
+import bct.seq2seq.trainset as ts
+from bct.core.errors import UserError
+from bct.data.generation import generate
+from bct.data.representation import get_representation
+from bct.seq2seq.model import build_from_config, load_checkpoint, load_pretrained
+from bct.seq2seq.tokenizer import train_tokenizer
+from bct.seq2seq.training import train
+from bct.worlds.registry import get_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -109,7 +109,7 @@ def test_loading_by_local_path_is_the_hub_code_path(tmp_path):
 def test_local_heads_start_by_attending_near_themselves():
     import torch
 
-    from bct.errors import UserError
+    from bct.core.errors import UserError
 
     tok = train_tokenizer(["to the north you see the hall"] * 3, vocab_size=100)
     sizes = {"d_model": 16, "d_ff": 32, "d_kv": 8, "num_heads": 2, "num_layers": 1}
@@ -239,7 +239,7 @@ def test_ctrl_c_in_training_says_how_to_resume(tmp_path):
     p.send_signal(signal.SIGINT)  # in the training loop: an epoch is saved, a thousand to go
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130 and "Traceback" not in err, err[-2000:]
-    from bct.resume import last_complete_checkpoint
+    from bct.core.resume import last_complete_checkpoint
 
     saved = json.loads((Path(last_complete_checkpoint(trainer)) / "trainer_state.json").read_text())
     assert 0 < saved["global_step"] < 1000 * 3  # stopped where it was, with a checkpoint there
@@ -324,7 +324,7 @@ def test_final_examples_train_only_when_asked(tmp_path, train_config):
 def test_the_hub_check_goes_through_huggingface_hub(monkeypatch):
     from huggingface_hub import constants
 
-    import bct.model as m
+    import bct.seq2seq.model as m
 
     asked = []
 
@@ -400,8 +400,8 @@ def test_a_run_folder_in_use_is_refused_naming_the_job_that_holds_it(train_confi
 def test_the_offline_t5_base_sized_preset_trains_saves_and_plays_without_the_hub(tmp_path, monkeypatch, train_config):
     """Reduced: one optimizer step of t5-base's shape on a CPU, with the hub unreachable; the saved
     checkpoint loads and plays."""
-    from bct.evaluate import evaluate
-    from bct.settings import EvaluateSettings
+    from bct.config.settings import EvaluateSettings
+    from bct.jobs.evaluation import evaluate
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     cfg = train_config("+game=twc", "model=t5-base-scratch", "epochs=null", "max_steps=1", "num_games=2")

@@ -6,12 +6,12 @@ import json
 import pytest
 
 from bct.agents import OracleAgent
-from bct.errors import UserError
-from bct.games import from_record, get_game
-from bct.generalize import main as generalize
-from bct.results import collect
-from bct.rollout import rollout
-from bct.training import train
+from bct.agents.rollout import rollout
+from bct.core.errors import UserError
+from bct.jobs.generalize import main as generalize
+from bct.reports.results import collect
+from bct.seq2seq.training import train
+from bct.worlds.registry import from_record, get_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -56,7 +56,7 @@ def test_a_variant_generates_trains_evaluates_and_reports_in_its_own_folders(tra
     assert preset_run != run  # a variant never shares a folder with its preset
     reseeded = train(train_config("+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2", "seed=7"))
 
-    from bct.evaluate import evaluate
+    from bct.jobs.evaluation import evaluate
 
     out = evaluate(eval_config(f"checkpoint={run}", "num_variations=2", "batch_size=2"))  # plays what it learned
     results = json.loads((out / "results.json").read_text())
@@ -95,7 +95,7 @@ def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
     settings = json.loads((run / "bct_config.json").read_text())["settings"]
     assert settings["entities"] == "names" and settings["modules"] is False
 
-    from bct.evaluate import evaluate
+    from bct.jobs.evaluation import evaluate
 
     out = evaluate(eval_config(f"checkpoint={run}", "num_variations=1", "step_limit=3"))
     history = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
@@ -106,7 +106,7 @@ def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
 
 
 def test_a_variant_twx_cannot_make_is_marked_refused(tmp_path):
-    from bct.generalize import chart, markdown
+    from bct.jobs.generalize import chart, markdown
 
     chart(
         {"mapreader (modules)": {"mapreader": (1.0, 10.1), "mapreader-numLocations50": None}},

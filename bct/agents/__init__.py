@@ -10,8 +10,8 @@ from bct.agents.baselines import OracleAgent, RandomAgent
 from bct.agents.llm import LLMAgent
 from bct.agents.planner import PlannerAgent
 from bct.agents.t5 import T5Agent
-from bct.errors import UserError
-from bct.games import Game
+from bct.core.errors import UserError
+from bct.worlds.base import Game
 
 AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "planner": PlannerAgent, "llm": LLMAgent}
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bct.env import Step
-from bct.errors import UserError
-from bct.games import Game, modules_label
+from bct.core.errors import UserError
+from bct.worlds.base import Game
+from bct.worlds.play import Step
+from bct.worlds.registry import modules_label
 
 
 @dataclass
@@ -18,7 +19,7 @@ class Observation:
     seed: int
     modules: bool
     step: Step  # the latest step record: observation, look, inventory, valid actions, score
-    prompt: str  # the paper's Markov prompt for this step (bct.prompt)
+    prompt: str  # the paper's Markov prompt for this step (bct.data.prompt)
     actions: list[str]  # actions taken so far in this episode
 
 

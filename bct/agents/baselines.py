@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from bct.agents.base import Agent, Decision, Observation
-from bct.env import ModularEnv
-from bct.games import Game
-from bct.gold import play_gold
+from bct.worlds.base import Game
+from bct.worlds.gold import play_gold
+from bct.worlds.play import ModularEnv
+from bct.worlds.registry import open_game
 
 
 class OracleAgent(Agent):
@@ -23,7 +24,7 @@ class OracleAgent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
         if key not in self._envs:
-            self._envs[key] = ModularEnv.of(game, modules)
+            self._envs[key] = open_game(game, modules)
         self._plans[seed] = play_gold(self._envs[key], seed, fold, modules).actions
 
     def act(self, batch: list[Observation]) -> list[Decision]:

@@ -18,10 +18,11 @@ from pathlib import Path
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid
 from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
-from bct.errors import UserError, unknown
-from bct.files import write_atomic
-from bct.games import Game, modules_label
+from bct.core.errors import UserError, unknown
+from bct.core.files import write_atomic
 from bct.modules import make_module
+from bct.worlds.base import Game
+from bct.worlds.registry import modules_label, open_game
 
 log = logging.getLogger(__name__)
 # Agent settings that do not change what an evaluation finds: a results folder is not refused over them.
@@ -117,10 +118,9 @@ class LLMAgent(Agent):
         """A train-fold gold walkthrough of the same game (seed 003's one-shot example)."""
         key = (game.name, modules)
         if key not in self._examples:
-            from bct.env import ModularEnv
-            from bct.gold import play_gold
+            from bct.worlds.gold import play_gold
 
-            with ModularEnv.of(game, modules) as env:
+            with open_game(game, modules) as env:
                 self._examples[key] = P.walkthrough(play_gold(env, 0, "train", modules).steps)
         return self._examples[key]
 
@@ -136,7 +136,7 @@ class LLMAgent(Agent):
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
             ep["system"] = P.system_prompt(
-                ob.game.family,
+                ob.game.rules,
                 ob.step.task,
                 self.constraints,
                 self.think,

@@ -11,7 +11,7 @@ import re
 import threading
 
 from bct.agents.base import EpisodeFailed
-from bct.errors import UserError, unknown
+from bct.core.errors import UserError, unknown
 
 log = logging.getLogger(__name__)
 for _name in ("openai", "httpx"):  # their INFO lines (each request, each retry) are not for users

@@ -1,15 +1,15 @@
-"""agent=planner: the hand-written policy of bct/planner.py, played through the rollout like any agent,
-with its own copies of the game's modules fed by what it observes."""
+"""agent=planner: a world's hand-written policy (TextWorldExpress: bct/worlds/twx/planner.py), played through the
+rollout like any agent, with its own copies of the game's modules fed by what it observes."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 
 from bct.agents.base import Agent, Decision, Observation
-from bct.env import Step
-from bct.errors import UserError
-from bct.games import Game
-from bct.planner import Shadow, has_rules, play
+from bct.core.errors import UserError
+from bct.worlds.base import Game
+from bct.worlds.play import Step
+from bct.worlds.registry import world_of
 
 
 class PlannerAgent(Agent):
@@ -19,18 +19,19 @@ class PlannerAgent(Agent):
 
     def __init__(self, game: Game | None, modules: bool | None = None) -> None:
         super().__init__(game, modules)
-        if not has_rules(game):
+        self.rules = world_of(game).planner
+        if self.rules is None or not self.rules.has_rules(game):
             raise UserError(
                 f"agent=planner has no rules for {game.name}; it plays simonsays-memory (the sequence shown "
                 "once), coin, cookingworld, twc (every level) and mapreader"
             )
         if game.module and not self.modules:
             raise UserError(f"agent=planner plays {game.name} with its module ({game.module}); drop modules=false")
-        self._episodes: dict[int, tuple[Shadow, Generator[str, Step, None]]] = {}
+        self._episodes: dict[int, tuple[object, Generator[str, Step, None]]] = {}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        shadow = Shadow(game, modules)
-        self._episodes[seed] = (shadow, play(shadow))
+        shadow = self.rules.Shadow(game, modules)
+        self._episodes[seed] = (shadow, self.rules.play(shadow))
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         out = []

@@ -8,11 +8,12 @@ from pathlib import Path
 import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid
-from bct.decoding import group_beam_search
-from bct.errors import UserError, unknown
-from bct.games import Game, trained_games
-from bct.model import load_checkpoint, weights_fingerprint
-from bct.representation import get_representation, of_checkpoint
+from bct.core.errors import UserError, unknown
+from bct.data.representation import get_representation, of_checkpoint
+from bct.seq2seq.decoding import group_beam_search
+from bct.seq2seq.model import load_checkpoint, weights_fingerprint
+from bct.worlds.base import Game
+from bct.worlds.registry import trained_games
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
@@ -42,13 +43,51 @@ def dtype_name(dtype: torch.dtype) -> str:
     return next(name for name, d in DTYPES.items() if d == dtype)
 
 
+def check_against_run(checkpoint, trained: dict, games: list[Game], game, modules, memory) -> Game:
+    """The game of the run that `game` plays as (its first where none is named); settings that do not apply
+    to the checkpoint (modules, memory other than trained; no game named for a run of several) are refused."""
+    with_modules = trained["modules"]
+    if modules is not None and modules != with_modules:
+        raise UserError(
+            f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
+            f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
+            f"unset, or train a run with modules={str(modules).lower()})"
+        )
+    if game is None and len(games) > 1:
+        raise UserError(
+            f"{checkpoint} was trained on {len(games)} games ({', '.join(g.name for g in games)}); name the one "
+            f"to play with +game=NAME (bct.evaluate without +game plays each of them)"
+        )
+    trained_on = next((g for g in games if game and g.name == game.with_memory(g.memory).name), games[0])
+    if memory is not None and memory != trained_on.memory:
+        raise UserError(
+            f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
+            f"{'with' if trained_on.memory else 'without'} the working memory and plays as it was trained "
+            f"(leave memory unset, or train a run with memory={str(memory).lower()})"
+        )
+    return trained_on
+
+
+def run_name(
+    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in
+) -> str:
+    """The evaluation's name: the run's, then what differs from how it trained (another game, rank or plain
+    beams, another dtype)."""
+    return (
+        Path(checkpoint).name
+        + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
+        + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
+        + (f"-{played}" if trained_in and played != trained_in else "")
+    )
+
+
 class T5Agent(Agent):
     """`decoding="generate"` (the paper): diverse beam search (`beam_groups` groups, `diversity_penalty`;
     one group is plain beam search) returns `num_beams` candidates; the first valid one wins, else the
     valid action sharing most words with the top candidate, avoiding the last `fallback_skip` actions. `decoding="rank"`: every valid action is scored by its length-normalised
     log-likelihood given the prompt (see `score_actions`).
 
-    `entities` names the representation the checkpoint was trained with (bct.representation): with
+    `entities` names the representation the checkpoint was trained with (bct.data.representation): with
     `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to the
     valid action it stands for.
     """
@@ -133,25 +172,8 @@ class T5Agent(Agent):
         model, tokenizer, run = load_checkpoint(checkpoint)
         trained = run["settings"]
         with_modules = trained["modules"]
-        if modules is not None and modules != with_modules:
-            raise UserError(
-                f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
-                f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
-                f"unset, or train a run with modules={str(modules).lower()})"
-            )
         games = trained_games(trained)
-        if game is None and len(games) > 1:
-            raise UserError(
-                f"{checkpoint} was trained on {len(games)} games ({', '.join(g.name for g in games)}); name the one "
-                f"to play with +game=NAME (bct.evaluate without +game plays each of them)"
-            )
-        trained_on = next((g for g in games if game and g.name == game.with_memory(g.memory).name), games[0])
-        if memory is not None and memory != trained_on.memory:
-            raise UserError(
-                f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
-                f"{'with' if trained_on.memory else 'without'} the working memory and plays as it was trained "
-                f"(leave memory unset, or train a run with memory={str(memory).lower()})"
-            )
+        trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
         representation = of_checkpoint(trained, checkpoint)
         decoding = decoding or run.get("eval_defaults", {}).get("decoding", "generate")
         generate = decoding == "generate"
@@ -195,10 +217,7 @@ class T5Agent(Agent):
             diversity_penalty=diversity_penalty,
             game=game,
             modules=with_modules,
-            run_name=Path(checkpoint).name
-            + ("" if game == trained_on and len(games) == 1 else f"-on-{game.name}")
-            + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
-            + (f"-{played}" if trained_in and played != trained_in else ""),
+            run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in),
             record=record,
             trained={
                 "model": trained["model"]["name"],
@@ -228,7 +247,7 @@ class T5Agent(Agent):
         ).to(self.device)
 
     def model_inputs(self, batch: list[Observation]):
-        """What the model reads for each episode, and the way back to valid actions (bct.representation)."""
+        """What the model reads for each episode, and the way back to valid actions (bct.data.representation)."""
         return [self.representation.map(ob.prompt, ob.step.valid_actions) for ob in batch]
 
     @torch.inference_mode()

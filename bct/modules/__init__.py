@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bct.errors import unknown
+from bct.core.errors import unknown
 from bct.modules.base import Module
 from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
@@ -24,6 +24,10 @@ MODULES: dict[str, type[Module]] = {
     "memory-mapreader": GoalMemory,
 }
 
+# modules=all: every module is offered in every game, beside the game's own and its working memory; the
+# agent chooses which to use (a game's gold path calls its own module only)
+ALL_MODULES = ("calc", "navigation", "sortquantity", "kb-twc")
+
 
 def make_module(name: str) -> Module:
     if name not in MODULES:
@@ -31,4 +35,4 @@ def make_module(name: str) -> Module:
     return MODULES[name]()
 
 
-__all__ = ["MODULES", "Module", "make_module"]
+__all__ = ["ALL_MODULES", "MODULES", "Module", "make_module"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from bct import text
+from bct.core import language
 from bct.modules.base import Module, quote
 
 NUM = {"LIKE_NUM": True}
@@ -30,7 +30,7 @@ VERBS = {
 
 @functools.lru_cache(maxsize=1 << 16)
 def read_numbers(sentence: str) -> tuple[int | float, ...]:
-    return tuple(n for tok in text.doc(sentence) if tok.like_num and (n := text.number(tok.text)) is not None)
+    return tuple(n for tok in language.doc(sentence) if tok.like_num and (n := language.number(tok.text)) is not None)
 
 
 class Calc(Module):
@@ -39,7 +39,7 @@ class Calc(Module):
     usage = "add|sub|mul|div A B, with numbers you have observed (e.g. 'div 22 11' gives 22 / 11)."
 
     def __init__(self) -> None:
-        self._matcher = text.matcher({op: [pattern] for op, (pattern, _) in PROBLEMS.items()})
+        self._matcher = language.matcher({op: [pattern] for op, (pattern, _) in PROBLEMS.items()})
         super().__init__()
 
     def reset(self) -> None:
@@ -48,27 +48,27 @@ class Calc(Module):
 
     @property
     def numbers(self) -> set[int | float]:
-        return {n for t in self._seen for sentence in text.sentences(t) for n in read_numbers(sentence)}
+        return {n for t in self._seen for sentence in language.sentences(t) for n in read_numbers(sentence)}
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         for t in (observation, look, inventory):
             if t in self._seen:
                 continue
             self._seen.append(t)
-            problem = " ".join(text.sentences(t.lower(), PROBLEM_WORDS))
+            problem = " ".join(language.sentences(t.lower(), PROBLEM_WORDS))
             if not problem:
                 continue
-            d = text.doc(problem)
+            d = language.doc(problem)
             for match_id, start, _ in sorted(self._matcher(d), key=lambda m: m[1]):
-                op = text.nlp().vocab.strings[match_id]
+                op = language.nlp().vocab.strings[match_id]
                 i, j = PROBLEMS[op][1]
-                problem = (op, text.number(d[start + i].text), text.number(d[start + j].text))
+                problem = (op, language.number(d[start + i].text), language.number(d[start + j].text))
                 if None not in problem and problem not in self.problems:
                     self.problems.append(problem)
 
     def command_for(self, problem: tuple[str, int | float, int | float]) -> str:
         op, a, b = problem
-        return f"{op} {text.fmt(a)} {text.fmt(b)}"
+        return f"{op} {language.fmt(a)} {language.fmt(b)}"
 
     def commands(self) -> list[str]:
         out = []
@@ -83,7 +83,7 @@ class Calc(Module):
         op, *args = action.strip().lower().split()
         if len(args) != 2:
             return self.bad_usage(f"'{quote(op)}' takes two numbers, got {len(args)}.")
-        values = [text.number(a) for a in args]
+        values = [language.number(a) for a in args]
         if None in values:
             return self.bad_usage(f"'{quote(' '.join(args))}' are not both numbers.")
         seen = self.numbers
@@ -94,4 +94,4 @@ class Calc(Module):
         if op == "div" and b == 0:
             return "I cannot divide by zero."
         result = {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else 0}[op]
-        return f"The result of {VERBS[op].format(a=text.fmt(a), b=text.fmt(b))} is {text.fmt(result)}."
+        return f"The result of {VERBS[op].format(a=language.fmt(a), b=language.fmt(b))} is {language.fmt(result)}."

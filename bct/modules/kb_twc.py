@@ -1,36 +1,29 @@
-"""kb-twc: where household objects usually belong, from the object data that TextWorldExpress ships."""
+"""kb-twc: where household objects usually belong, from the object data that TextWorldExpress ships
+(read in bct/worlds/twx/objects.py)."""
 
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 
 from spacy.matcher import PhraseMatcher
 from spacy.util import filter_spans
 
-from bct import text
+from bct.core import language
 from bct.modules.base import Module, quote
-
-
-@functools.cache
-def knowledge() -> dict[str, list[str]]:
-    """Object name (lower case) -> its usual locations, over the train, dev and test folds."""
-    raw = json.loads(resources.files("textworld_express").joinpath("twc_objects.folds.json").read_text())
-    return {name.lower(): entry["locations"] for fold in raw.values() for name, entry in fold.items()}
+from bct.worlds.twx.objects import knowledge
 
 
 @functools.cache
 def _object_matcher() -> PhraseMatcher:
-    m = PhraseMatcher(text.nlp().vocab, attr="LOWER")
-    m.add("object", [text.doc(name) for name in knowledge()])
+    m = PhraseMatcher(language.nlp().vocab, attr="LOWER")
+    m.add("object", [language.doc(name) for name in knowledge()])
     return m
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def read_objects(sentence: str) -> tuple[str, ...]:
     """Known objects mentioned in one sentence, longest names first where they overlap."""
-    d = text.doc(sentence)
+    d = language.doc(sentence)
     return tuple(span.text for span in filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]))
 
 
@@ -44,7 +37,7 @@ class KnowledgeBaseTWC(Module):
         self.seen: set[str] = set()  # every object seen or held this episode (lower case)
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
-        seen = [obj for t in (look, inventory) for sentence in text.sentences(t) for obj in read_objects(sentence)]
+        seen = [obj for t in (look, inventory) for sentence in language.sentences(t) for obj in read_objects(sentence)]
         self.in_view = list(dict.fromkeys(seen))
         self.seen |= {obj.lower() for obj in seen}
 

@@ -22,22 +22,15 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from bct import text
 from bct.modules.base import Module, quote
+from bct.worlds.twx import text
 
 MAX_FACTS = 500
 FORMS = ("recall sequence", "recall recipe", "recall map", "recall where THING", "recall facts")
 SHOWN_AHEAD = 3  # `recall sequence`: the actions not yet done that an answer lists (a long sequence is abridged)
 
-_SEQUENCE = re.compile(r"take these actions in order:\s*(.+?)\.?\s*$", re.I | re.S)
-_COOKBOOK = re.compile(r"Ingredients:\s*(.+?)\s*Directions:\s*(.+?)\s*$", re.I | re.S)
-_TAKEN = re.compile(r"^You take the (.+?)\.", re.I)
-# what a cooking action says when done: "You slice the red apple.", "You roast the red apple with the oven."
-_CLOSED_DOOR = re.compile(r"to the (north|south|east|west) you see a closed ([a-z -]+?door)\.", re.I)
-_CLOSED_CONTAINER = re.compile(r"\b(?:a|an) ([a-z -]+?) that is closed", re.I)
 KNIFE_VERBS = ("slice", "dice", "chop")
 APPLIANCES = {"fry": ("stove",), "roast": ("oven",), "grill": ("toaster", "barbeque")}  # what cooks how
-_COOKED = re.compile(r"^You (slice|dice|chop|roast|grill|fry) the (.+?)(?: with the .+?)?\.", re.I)
 
 
 @dataclass(frozen=True)
@@ -72,22 +65,20 @@ class Memory(Module):
     def observe(self, observation: str, look: str, inventory: str) -> None:
         self.map(look if "You are in the" in look else observation)
         self.inventory = inventory.lower()
-        m = _SEQUENCE.search(observation)
-        if m and "simon says" in observation.lower():
-            for i, action in enumerate(a.strip() for a in m.group(1).split(",")):
-                self.add("sequence", (str(i + 1), action), f"Simon's action {i + 1} is: {action}.")
-        m = _COOKBOOK.search(observation)
-        if m:
-            for item in (line.strip() for line in m.group(1).splitlines() if line.strip()):
+        for i, action in enumerate(text.simon_sequence(observation)):
+            self.add("sequence", (str(i + 1), action), f"Simon's action {i + 1} is: {action}.")
+        recipe = text.cookbook(observation)
+        if recipe:
+            for item in recipe[0]:
                 self.add("ingredient", (item,), f"The recipe needs the {item}.")
-            for i, step in enumerate(line.strip() for line in m.group(2).splitlines() if line.strip()):
+            for i, step in enumerate(recipe[1]):
                 self.add("direction", (str(i + 1), step), f"Recipe step {i + 1}: {step}.")
-        m = _TAKEN.match(observation.strip())
-        if m:
-            self.add("taken", (m.group(1),), f"You took the {m.group(1)}.")
-        m = _COOKED.match(observation.strip())
-        if m:
-            verb, item = m.group(1).lower(), m.group(2)
+        item = text.taken(observation)
+        if item:
+            self.add("taken", (item,), f"You took the {item}.")
+        done = text.cooked(observation)
+        if done:
+            verb, item = done
             self.add("cooked", (verb, item), f"You did: {verb} the {item}.")
 
     def map(self, room_text: str) -> None:
@@ -103,7 +94,7 @@ class Memory(Module):
                 self.add("exit", (here, f[1], f[2]), f"To the {f[1]} of the {here} is the {f[2]}.")
             elif f[0] == "see" and not f[1].endswith("door"):
                 self.add("seen", (f[1], here), f"You saw the {f[1]} in the {here}.")
-        self.closed[here.lower()] = {c.lower() for c in _CLOSED_CONTAINER.findall(room_text)}
+        self.closed[here.lower()] = {c.lower() for c in text.closed_containers(room_text)}
         wanted = [f.args[0] for f in self.ground("ingredient")] + [
             "knife",
             *(a for v in APPLIANCES.values() for a in v),
@@ -111,8 +102,8 @@ class Memory(Module):
         for name in wanted:  # where the things a recipe needs were seen (in the open or in an opened container)
             if re.search(rf"\b{re.escape(name)}\b", room_text, re.I):
                 self.add("seen", (name, here), f"You saw the {name} in the {here}.")
-        for direction, door in _CLOSED_DOOR.findall(room_text):
-            self.add("door", (here, direction.lower()), f"A {door} leads {direction.lower()} from the {here}.")
+        for direction, door in text.closed_doors(room_text):
+            self.add("door", (here, direction), f"A {door} leads {direction} from the {here}.")
 
     def acted(self, action: str) -> None:
         if not self.owns(action):

@@ -14,14 +14,11 @@ one rule for it). Nothing here reads hidden game state.
 
 from __future__ import annotations
 
-import re
-
-from bct import text
-from bct.modules.kb_twc import knowledge, read_objects
+from bct.core.language import sentences
+from bct.modules.kb_twc import read_objects
 from bct.modules.memory import Memory
-
-_BELONGS = re.compile(r"(.+?) is expected to be located at (.+?)\.(?:\s|$)", re.I)
-_PUT = re.compile(r"^You put the (.+?) (?:in|on) the (.+?)\.", re.I)
+from bct.worlds.twx import text
+from bct.worlds.twx.objects import knowledge
 
 
 class TidyMemory(Memory):
@@ -52,11 +49,11 @@ class TidyMemory(Memory):
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         super().observe(observation, look, inventory)
-        held = [o for s in text.sentences(inventory) for o in read_objects(s)]
+        held = [o for s in sentences(inventory) for o in read_objects(s)]
         self.written.update((o.lower(), o) for o in held)
         self.holding = [o.lower() for o in held]
-        m = _PUT.match(observation.strip())
-        self.pending = (m.group(1).lower(), m.group(2).lower()) if m else None
+        done = text.put(observation)
+        self.pending = (done[0].lower(), done[1].lower()) if done else None
         for obj in self.holding:  # taken again: no longer lying in a wrong place
             self.misplaced_in.pop(obj, None)
 
@@ -68,7 +65,7 @@ class TidyMemory(Memory):
             self.loose[self.here] = [o.lower() for o in seen if o.lower() in knowledge()]
 
     def heard(self, action: str, answer: str) -> None:
-        for obj, place in _BELONGS.findall(answer):
+        for obj, place in text.belongs(answer):
             self.add("belongs", (obj, place), f"The {obj} belongs in the {place}.")
 
     def scored(self, score: float) -> None:

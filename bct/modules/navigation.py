@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from bct import text
 from bct.modules.base import Module, quote
+from bct.worlds.twx import text
 
 
 class Navigation(Module):

@@ -7,7 +7,7 @@ import functools
 import pint
 from spacy.util import filter_spans
 
-from bct import text
+from bct.core import language
 from bct.modules.base import Module, quote
 
 WORD = {"IS_ALPHA": True, "IS_STOP": False}
@@ -29,7 +29,7 @@ def quantity(amount: float, unit: str | None) -> pint.Quantity | None:
 
 @functools.cache
 def _matcher():
-    return text.matcher(
+    return language.matcher(
         {
             # "25g of oak", "4 m of cedar"
             "measure": [[{"LIKE_NUM": True}, {"IS_ALPHA": True}, {"LOWER": "of"}, WORD]],
@@ -45,10 +45,10 @@ def read_quantities(sentence: str) -> tuple[tuple[str, tuple[str, float]], ...]:
 
     '25g of oak' -> ('25g of oak', ('[mass]', 0.025)); '40 oranges' -> ('40 oranges', ('', 40)).
     """
-    d = text.doc(sentence)
+    d = language.doc(sentence)
     found = []
-    for span in filter_spans([text.extend_words(d[s:e]) for _, s, e in _matcher()(d)]):
-        amount = text.number(span[0].text)
+    for span in filter_spans([language.extend_words(d[s:e]) for _, s, e in _matcher()(d)]):
+        amount = language.number(span[0].text)
         unit = span[1].text if span[2:3] and span[2].lower_ == "of" else None
         q = quantity(amount, unit) if amount is not None else None
         if q is not None:
@@ -70,7 +70,9 @@ class SortQuantity(Module):
     @property
     def items(self) -> dict[str, tuple[str, float]]:
         """Item as written -> (kind, amount in base units), for the items in view now (look and inventory)."""
-        return {item: q for t in self._view for sentence in text.sentences(t) for item, q in read_quantities(sentence)}
+        return {
+            item: q for t in self._view for sentence in language.sentences(t) for item, q in read_quantities(sentence)
+        }
 
     def commands(self) -> list[str]:
         return ["sort ascending", "sort descending"]

@@ -1,0 +1,155 @@
+"""`python -m bct.generate`: gold trajectories for every game, module setting and fold, as seq2seq data."""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import time
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig
+from tqdm.auto import tqdm
+
+from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
+from bct.worlds.play import ModularEnv
+from bct.core.errors import UserError, exits_cleanly
+from bct.core.files import write_atomic, write_jsonl
+from bct.worlds.registry import world_of, open_game, as_game, check_choices, check_fold, check_modules, expand_games, fold_seeds, get_game, modules_label
+from bct.worlds.gold import play_gold
+from bct.config.runs import FolderLock
+from bct.config.settings import GenerateSettings, entry, memory_of
+
+log = logging.getLogger(__name__)
+
+
+def generate(
+    games,
+    modules,
+    folds,
+    num_games: int = 100,
+    out_dir: str | Path = "data",
+    overwrite: bool = False,
+    progress: bool = True,
+    config: dict | None = None,
+) -> dict:
+    """Write `out_dir/<game>/<modules|nomodules>/<fold>.jsonl` and update `out_dir/manifest.json`; return the
+    manifest. `games` are registry names or Game objects (variants with their own parameters); `modules` a
+    list of true (with the game's modules), false and/or all (every module in every game)."""
+    games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
+    modules = check_choices("module setting", modules, check_modules)
+    folds = check_choices("fold", folds, check_fold)
+    seeds_of = {
+        (name, fold): fold_seeds(g, fold, int(num_games), "games", "num_games") for name, g in games.items() for fold in folds
+    }
+    out_dir = Path(out_dir)
+    try:  # before any game is played: a folder that cannot be written is known now
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tempfile.NamedTemporaryFile(dir=out_dir, prefix=".bct-write-test-").close()  # its own name: jobs share folders
+    except OSError as e:
+        raise UserError(
+            f"out_dir={out_dir} cannot be written ({e.strerror or type(e).__name__}); choose a folder you can write to"
+        ) from None
+    # Jobs of a sweep share a data folder: one writes at a time, the others wait, then find it written.
+    with FolderLock(out_dir, "data generation", wait=True):
+        return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config)
+
+
+def _generate(games, settings_of_modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config) -> dict:
+    manifest = read_manifest(out_dir)
+    base = {"num_games": int(num_games), "format": DATA_FORMAT}
+    # the world's own version: data made by another release of its games are made again
+    settings_of = {name: {**base, **world_of(g).version()} for name, g in games.items()}
+
+    jobs = []
+    for game in games:
+        for modules in settings_of_modules:
+            for fold in folds:
+                rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
+                done = manifest["files"].get(rel, {})
+                if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings_of[game]:
+                    jobs.append((game, modules, fold, rel))
+    bar = tqdm(total=len(jobs) * int(num_games), unit="episode", disable=not progress, desc="generate")
+    for game in dict.fromkeys(j[0] for j in jobs):
+        g = games[game]
+        for modules in dict.fromkeys(j[1] for j in jobs if j[0] == game):
+            with open_game(g, modules) as env:
+                for _, _, fold, rel in [j for j in jobs if j[:2] == (game, modules)]:
+                    seeds = seeds_of[game, fold]
+                    start, rows, failed = time.time(), [], []
+                    for seed in seeds:
+                        traj = play_gold(env, seed, fold, modules=modules)
+                        if traj.ok:
+                            rows += examples(traj, modules)
+                        else:
+                            failed.append({"seed": seed, "error": traj.error})
+                            log.warning(
+                                "gold path failed: %s %s %s seed %d: %s",
+                                game,
+                                modules_label(modules),
+                                fold,
+                                seed,
+                                traj.error,
+                            )
+                        bar.update()
+                    write_jsonl(out_dir / rel, rows)
+                    manifest["files"][rel] = {
+                        **g.record(),
+                        "modules": modules,
+                        "fold": fold,
+                        "episodes": len(seeds) - len(failed),
+                        "examples": len(rows),
+                        "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
+                        "failed": failed,
+                        "seeds": [seeds[0], seeds[-1]],
+                        "settings": settings_of[game],
+                        "seconds": round(time.time() - start, 2),
+                    }
+                    manifest.update(**world_of(g).version(), config=config or {})
+                    write_atomic(
+                        out_dir / MANIFEST,
+                        json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n",
+                    )
+    bar.close()
+    manifest["written"] = [rel for *_, rel in jobs]  # what this run wrote (not saved)
+    return manifest
+
+
+def cfg_list(values, canonical=None) -> list[str]:
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    return [canonical(v).name for v in values] if canonical else values
+
+
+def run(cfg: GenerateSettings) -> dict:
+    """The command: write what `cfg` asks for and say what was written."""
+    start = time.time()
+    # +game=NAME game.params.*, or the list `games`; each with the memory as `memory` says (null: its default)
+    # (with modules=all the memory is on unless memory=false: it is one of the modules offered)
+    written, games = [], []
+    for modules in check_choices("module setting", cfg.modules, check_modules):
+        memory = memory_of(modules, cfg.memory)
+        these = (
+            [cfg.game.build(memory)] if cfg.game else [get_game(g).with_memory(memory) for g in expand_games(cfg.games)]
+        )
+        manifest = generate(
+            these,
+            [modules],
+            cfg.folds,
+            cfg.num_games,
+            cfg.out_dir,
+            cfg.overwrite,
+            cfg.progress,
+            config=cfg.dump(),
+        )
+        written += manifest["written"]
+        games += [(g, modules) for g in these]
+    n = sum(manifest["files"][rel]["examples"] for rel in written)
+    kept = len(
+        {data_path(".", g.name, v, f).as_posix().removeprefix("./") for g, v in games for f in cfg_list(cfg.folds)}
+    ) - len(written)
+    print(
+        f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
+        + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else "")
+    )
+    return manifest

@@ -1,0 +1,104 @@
+"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names`).
+
+A representation owns its name, the tokens it adds to a tokenizer (scratch and hub alike), the
+rule it numbers prompts by (recorded in each checkpoint and checked when one is loaded) and the
+mapping from a packed prompt and its valid actions to what the model reads and back. Training data
+(`bct.data.prompt.training_pair`) and evaluation (`bct.agents.t5`) both go through `map`. Adding a
+representation is one class here and one entry in REPRESENTATIONS.
+"""
+
+from __future__ import annotations
+
+from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap
+from bct.core.errors import UserError, unknown
+
+
+class TextMap:
+    """Names stay as written (the same interface as bct.data.entities.EntityMap)."""
+
+    def __init__(self, source: str, valid_actions: list[str]):
+        self.source, self.actions, self.names = source, list(valid_actions), {}
+
+    def rewrite(self, text: str) -> str:
+        return text
+
+    def restore(self, action: str) -> str | None:
+        return action if action in self.actions else None
+
+    def concrete(self, text: str) -> str:
+        return text
+
+
+class Representation:
+    name = ""
+    tokens: tuple[str, ...] = ()  # single tokens the tokenizer must have (and the model embeddings for)
+    rule: int | None = None  # how prompts are numbered; a checkpoint reads only prompts made by its rule
+    mapping = TextMap
+
+    def map(self, source: str, valid_actions: list[str]):
+        """The model's view of one packed prompt: `.source`, `.actions`, `.rewrite(text)`, `.restore(action)`."""
+        return self.mapping(source, valid_actions)
+
+    def add_tokens(self, tokenizer, model=None) -> None:
+        """Give a tokenizer this representation's tokens (and a model embeddings for the new ones)."""
+        new = [t for t in self.tokens if t not in tokenizer.get_vocab()]
+        if new:
+            tokenizer.add_tokens(new)  # ordinary added tokens (not special), so that decoding keeps them
+            if model is not None:
+                model.resize_token_embeddings(len(tokenizer))
+
+    def record(self) -> dict:
+        """What a checkpoint's settings say of its representation."""
+        return {"entities": self.name, **({"entity_rule": self.rule} if self.rule is not None else {})}
+
+
+class Text(Representation):
+    """The paper's: names as written."""
+
+    name = "text"
+
+
+class Placeholders(Representation):
+    """Names and numbers as `<e1>`, `<n1>`, ... (bct.data.entities). Rules: 1 numbered from the task on;
+    2 the latest observation first; 3 as 2, with the first room of a map read as the room alone (rule 2
+    took "map reads: The X" for one name); 4 as 3, with a whole action that the latest observation quotes
+    as one entity."""
+
+    name = "placeholders"
+    tokens = tuple(PLACEHOLDERS)
+    rule = 4
+    mapping = EntityMap
+
+
+class Names(Placeholders):
+    """Names as `<e1>`, ..., numbers as written: what a model needs to solve a game without modules
+    (divide 22 by 11, compare 25g with 3kg) while it still cannot be lost on a name it never saw.
+    The scratch presets' default for `modules=false`."""
+
+    name = "names"
+    tokens = tuple(ENTITY_TOKENS)
+
+    def map(self, source: str, valid_actions: list[str]):
+        return EntityMap(source, valid_actions, numbers=False)
+
+
+REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names())}
+
+
+def get_representation(name: str) -> Representation:
+    if name not in REPRESENTATIONS:
+        raise unknown("entities", name, REPRESENTATIONS)
+    return REPRESENTATIONS[name]
+
+
+def of_checkpoint(settings: dict, checkpoint) -> Representation:
+    """The representation a checkpoint was trained with; one numbered by another rule is refused."""
+    rep = get_representation(settings.get("entities", "text"))
+    trained_rule = settings.get("entity_rule", 1) if rep.rule is not None else None
+    if trained_rule != rep.rule:
+        raise UserError(
+            f"checkpoint {checkpoint} was trained on {rep.name} numbered by an older rule "
+            f"({trained_rule}; this bct numbers them by rule {rep.rule}, bct/data/representation.py) "
+            f"and would read its prompts wrongly; train it again"
+        )
+    return rep

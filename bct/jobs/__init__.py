@@ -1,0 +1,1 @@
+"""Long jobs built from the layers below: evaluation, train-then-evaluate, epoch tuning, playing variants."""

@@ -1,0 +1,239 @@
+"""`python -m bct.evaluate`: play unseen dev/test variations and write scores and full play logs."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from bct.agents import Agent, make_agent
+from bct.agents.rollout import EpisodeResult, env_slots, rollout, start_envs
+from bct.config.runs import FolderLock, claim_results_dir, digest, read_run
+from bct.config.settings import EvaluateSettings, GameSettings
+from bct.core.files import write_json, write_jsonl
+from bct.core.threads import set_threads
+from bct.worlds.base import Game
+from bct.worlds.gold import gold_modules
+from bct.worlds.registry import fold_seeds, trained_games
+
+log = logging.getLogger(__name__)
+
+
+def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
+    """What defines an evaluation (a results folder holds one set, so reruns resume it)."""
+    return {
+        "agent": agent.name,
+        **agent.game.record(),
+        "modules": agent.modules,
+        "fold": cfg.fold,
+        "step_limit": cfg.step_limit or agent.game.step_limit,
+        "repeat_limit": cfg.repeat_limit,
+        **agent.settings(),
+    }
+
+
+EPISODE_FIELDS = ("seed", "score", "steps", "env_steps", "module_steps", "success", "history")
+
+
+def read_histories(path: Path) -> list[dict]:
+    """Finished episodes in a histories file. A line cut short by an interruption, or one that is not
+    a whole episode record (damaged, edited), is dropped from the file, so its variation is played again."""
+    if not path.exists():
+        return []
+    episodes, dropped, seen = [], 0, set()
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            record = None
+        if isinstance(record, dict) and all(k in record for k in EPISODE_FIELDS):
+            if record.get("stop") == "failed":
+                continue  # kept in the log; its variation is played again
+            if record["seed"] in seen:
+                dropped += 1  # a variation recorded twice: the first stands
+                continue
+            seen.add(record["seed"])
+            episodes.append(record)
+        elif line.strip():
+            dropped += 1
+    if dropped:
+        log.warning("%s: %d damaged or repeated line(s) dropped; damaged ones are played again", path, dropped)
+        write_jsonl(path, episodes)
+    return episodes
+
+
+def module_use(episodes: list[dict], needed: set[str]) -> dict:
+    """Module calls per module over `episodes`, and the share of all module calls that went to a module
+    the game's gold path never calls (`needed`: bct.worlds.twx.gold.gold_modules): calls wasted on the wrong module."""
+    calls: dict[str, int] = {}
+    for e in episodes:
+        for h in e.get("history", []):
+            if h.get("from_module"):
+                name = h.get("module") or "?"
+                calls[name] = calls.get(name, 0) + 1
+    total = sum(calls.values())
+    wasted = sum(n for name, n in calls.items() if name not in needed)
+    return {
+        "module_calls": dict(sorted(calls.items())),
+        "wasted_module_calls": round(wasted / total, 4) if total else 0.0,
+    }
+
+
+def summarize(
+    settings: dict,
+    episodes: list[dict],
+    num_variations: int,
+    agent_stats: dict,
+    trained: dict | None = None,
+    failed: list[dict] = (),
+    needed: set[str] | None = None,
+    played_with: dict | None = None,
+) -> dict:
+    """results.json: averages over the episodes that ran to an end; failed ones are counted apart (a
+    rerun plays them again). `needed`: the modules the game's gold path calls (module_calls and the share
+    of wasted calls are counted against them)."""
+    n = len(episodes)
+    mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
+    per_variation = sorted(
+        ({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")} for e in episodes),
+        key=lambda e: e["seed"],
+    )
+    return {
+        **{k: settings.get(k) for k in ("game", "modules", "memory", "fold", "agent", "checkpoint")},
+        **{k: settings[k] for k in ("game_preset", "game_params") if k in settings},
+        "step_limit": settings["step_limit"],
+        **(played_with or {}),  # the T5 agent: device and the weights' dtype as played
+        "num_variations": n,
+        "complete": n == num_variations,
+        "num_failed": len(failed),
+        "failed": [{"seed": e["seed"], "error": e["error"]} for e in failed],
+        "avg_score": mean("score"),
+        "avg_steps": mean("steps"),
+        "avg_env_steps": mean("env_steps"),
+        "avg_module_steps": mean("module_steps"),
+        "success_rate": mean("success"),
+        **(module_use(episodes, needed) if needed is not None else {}),
+        "settings": settings,
+        "agent_stats": agent_stats,
+        **({"trained": trained} if trained else {}),
+        "per_variation": per_variation,
+    }
+
+
+def results_folder(cfg: EvaluateSettings, agent: Agent, settings: dict) -> Path:
+    """`<results_dir>/<agent's run name>/<fold>-<digest of every setting that changes the outcome>`: two
+    evaluations that differ in anything (step_limit, beams, ...) never share a folder. The weights'
+    fingerprint is left out: results of earlier weights of a checkpoint are set aside in place."""
+    return (
+        Path(cfg.results_dir)
+        / agent.run_name
+        / f"{cfg.fold}-{digest({k: v for k, v in settings.items() if k != 'fingerprint'})}"
+    )
+
+
+def checkpoint_games(cfg: EvaluateSettings) -> list[Game]:
+    """The games an evaluation plays: the one named (`+game=`), else every game the checkpoint trained on."""
+    if cfg.game is not None or not cfg.checkpoint:
+        return [cfg.played()] if cfg.game is not None else []
+    run = read_run(Path(cfg.checkpoint))
+    return trained_games(run["settings"]) if run and isinstance(run.get("settings"), dict) else []
+
+
+def evaluate_all(cfg: EvaluateSettings) -> list[Path]:
+    """`evaluate` on each game: the one named, or each game of a checkpoint trained on several (one
+    results folder each, in the order it trained on them)."""
+    games = checkpoint_games(cfg)
+    if len(games) <= 1:
+        return [evaluate(cfg)]
+    outs = []
+    for g in games:
+        log.info("%s: playing %s (%d of %d)", cfg.checkpoint, g.name, len(outs) + 1, len(games))
+        one = cfg.model_copy(update={"game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))})
+        outs.append(evaluate(one))
+    return outs
+
+
+def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
+    """Evaluate and return the folder with results.json and histories.jsonl; an interrupted run resumes.
+    The folder is locked while the evaluation runs: a second one on it is refused in one line.
+
+    `envs`: environments of the agent's game and module setting to play in, left open (evaluations
+    of several checkpoints share them); by default `batch_size` are started and closed here."""
+    wanted = fold_seeds(cfg.played(), cfg.fold, cfg.num_variations)
+    set_threads(cfg.threads)
+    agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
+    settings = evaluation_settings(cfg, agent)
+    out = results_folder(cfg, agent, settings)
+    try:
+        with FolderLock(out, "an evaluation"):
+            return _evaluate_into(out, cfg, agent, settings, wanted, envs)
+    finally:
+        agent.close()
+
+
+def _evaluate_into(
+    out: Path, cfg: EvaluateSettings, agent: Agent, settings: dict, wanted: list[int], shared: list | None
+) -> Path:
+    results_file, histories_file = out / "results.json", out / "histories.jsonl"
+    claim_results_dir(out, results_file, settings)
+    out.mkdir(parents=True, exist_ok=True)
+    episodes = [e for e in read_histories(histories_file) if e["seed"] in wanted]
+    done = {e["seed"] for e in episodes}
+    todo = [s for s in wanted if s not in done]
+    if done:
+        log.info("%s: %d variations already played, %d to go", out, len(done), len(todo))
+
+    game, modules, failed = agent.game, agent.modules, []
+    needed = gold_modules(game, modules)
+    envs = shared or (start_envs(game, modules, env_slots(agent, cfg.batch_size, len(todo))) if todo else [])
+    # the bar starts once the JVMs are up, so that its first time estimate is about playing
+    bar = tqdm(
+        total=len(wanted),
+        initial=len(wanted) - len(todo),
+        unit="episode",
+        disable=not cfg.progress,
+        desc=f"{agent.run_name} {cfg.fold}",
+    )
+
+    def summary() -> dict:
+        return summarize(
+            settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed, agent.played_with()
+        )
+
+    def finished(result: EpisodeResult) -> None:
+        record = {**result.summary(), "history": result.history}
+        with histories_file.open("a") as f:  # one whole line per finished episode
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        (failed if result.stop == "failed" else episodes).append(record)
+        write_json(results_file, summary())
+        bar.update()
+        bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / max(1, len(episodes)):.3f}")
+
+    try:
+        rollout(
+            agent,
+            game,
+            cfg.fold,
+            todo,
+            modules,
+            cfg.batch_size,
+            settings["step_limit"],
+            cfg.repeat_limit,
+            finished,
+            envs=envs,
+        )
+    finally:
+        bar.close()
+        for env in [] if shared else envs:
+            env.close()
+    write_json(results_file, summary())
+    if failed:
+        log.warning(
+            "%d of %d variations failed (reasons in %s); run the same command again to retry them",
+            len(failed),
+            len(wanted),
+            results_file,
+        )
+    return out

@@ -1,0 +1,175 @@
+"""`python -m bct.share CHECKPOINT OUT_DIR [--push REPO_ID]`: a trained agent as a hub-ready folder.
+
+The folder holds the weights, the tokenizer, bct's run record (its settings) and a model card whose
+`model-index` carries the scores of every evaluation of these exact weights found under --results
+(matched by the weights' fingerprint, not by folder name). `python -m bct.evaluate checkpoint=OUT_DIR`
+plays it as the original. `--push` uploads the folder with huggingface_hub; the token is read from
+the environment (HF_TOKEN, or the one `hf auth login` stored) and never written anywhere.
+
+python -m bct.share checkpoints/twc-modules-t5-cpu-scratch-ep30-1a2b3c shared/twc-agent
+python -m bct.share checkpoints/my-run shared/my-run --push me/bct-twc --results results
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from bct.core.errors import ArgumentParser, UserError, exits_cleanly
+from bct.reports.results import collect
+from bct.seq2seq.model import load_checkpoint, weights_fingerprint
+from bct.worlds.registry import modules_label
+
+# What a hub folder needs to be loaded and played again (the trainer's resumable state stays behind);
+# *.bin: training_args.bin is part of the weights' fingerprint (bct.seq2seq.model.weights_fingerprint).
+KEPT = ("*.safetensors", "*.bin", "config.json", "generation_config.json", "tokenizer*.json", "spiece.model")
+RECORDS = ("bct_config.json", "train_metrics.json")
+
+
+def evaluations(results_dir: str | Path, fingerprint: str) -> list[dict]:
+    """Every evaluation under `results_dir` of the weights with this fingerprint, complete ones only."""
+    if not Path(results_dir).is_dir():
+        return []
+    return [
+        r
+        for r in collect(results_dir)
+        if r.get("settings", {}).get("fingerprint") == fingerprint and r.get("complete", True)
+    ]
+
+
+def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
+    """README.md for the hub: YAML metadata (model-index from the measured rows), then what the agent
+    is, how it was trained and how to evaluate it."""
+    from huggingface_hub import EvalResult, ModelCardData
+
+    s = run["settings"]
+    game = s.get("game_preset") or s["game"]
+    results = [
+        EvalResult(
+            task_type="text-game",
+            task_name=f"TextWorldExpress {r['game']} ({modules_label(r['modules'])}"
+            + (", memory" if r.get("memory") else "")
+            + ")",
+            dataset_type="textworldexpress",
+            dataset_name=f"TextWorldExpress {r['game']}",
+            dataset_config=r["game"],
+            dataset_split=r["fold"],
+            dataset_args={"num_variations": r["num_variations"], "step_limit": r.get("step_limit")},
+            metric_type=metric,
+            metric_name=label,
+            metric_value=round(r[key], 4),
+        )
+        for r in rows
+        for metric, label, key in (("score", "average score", "avg_score"), ("steps", "average steps", "avg_steps"))
+    ]
+    data = ModelCardData(
+        model_name=name,
+        library_name="transformers",
+        pipeline_tag="text2text-generation",
+        tags=["bct", "text-games", "textworldexpress", "behavior-cloning", "t5", game],
+        eval_results=results or None,
+    )
+    m = s["model"]
+    trained = [
+        f"- game: `{s['game']}`"
+        + (f" (preset `{game}`, parameters {s.get('game_params')})" if s.get("game_params") else ""),
+        f"- modules: {'on' if s['modules'] else 'off'}; memory: {'on' if s.get('memory') else 'off'}",
+        f"- model: `{m['name']}`" + (f" from `{m['pretrained']}`" if m.get("pretrained") else " (built from a config)"),
+        f"- entities: {s.get('entities')}; decoding at evaluation: {run.get('eval_defaults', {}).get('decoding')}",
+        f"- data: gold walkthroughs of {s.get('num_games')} training games; {s.get('epochs')} epochs, lr {s.get('lr')}, "
+        f"batch size {s.get('batch_size')}, seed {s.get('seed')}",
+        f"- parameters: {run.get('num_parameters')}; weights fingerprint `{run.get('fingerprint')}`",
+    ]
+    table = ["| game | modules | memory | fold | variations | score | steps |", "|---|---|---|---|---|---|---|"] + [
+        f"| {r['game']} | {modules_label(r['modules'])} | {'on' if r.get('memory') else 'off'} | {r['fold']} | "
+        f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} |"
+        for r in rows
+    ]
+    body = [
+        f"# {name}",
+        "",
+        f"A behavior-cloned T5 agent for TextWorldExpress's `{game}`, trained with bct: it reads the Markov prompt "
+        "(task, observation, inventory, look, previous action and observation) and writes the next action, "
+        "calling bct's symbolic modules as actions.",
+        "",
+        "## Training",
+        "",
+        *trained,
+        "",
+        "## Measured",
+        "",
+        *(table if rows else ["No evaluation of these weights was found when this card was written."]),
+        "",
+        "## Evaluate it",
+        "",
+        "```bash",
+        f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations=100",
+        "```",
+        "",
+        "From the hub, download the folder first (`hf download REPO_ID --local-dir DIR`) and pass `checkpoint=DIR`.",
+    ]
+    return "---\n" + data.to_yaml() + "\n---\n\n" + "\n".join(body) + "\n"
+
+
+def share(checkpoint: str | Path, out_dir: str | Path, results_dir: str | Path = "results") -> Path:
+    """Write the hub-ready folder; returns it. A folder that exists and is not empty is refused."""
+    checkpoint, out_dir = Path(checkpoint), Path(out_dir)
+    _, _, run = load_checkpoint(checkpoint)  # a finished bct checkpoint, or a one-line error
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise UserError(f"{out_dir} exists and is not empty; choose a new folder or delete it")
+    fingerprint = weights_fingerprint(checkpoint)
+    rows = evaluations(results_dir, fingerprint)
+    tmp = out_dir.with_name(out_dir.name + ".writing")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for pattern in (*KEPT, *RECORDS):
+        for f in checkpoint.glob(pattern):
+            shutil.copy2(f, tmp / f.name)
+    (tmp / "README.md").write_text(model_card(out_dir.name, run, rows, out_dir))
+    if out_dir.exists():
+        out_dir.rmdir()
+    tmp.rename(out_dir)
+    if weights_fingerprint(out_dir) != fingerprint:
+        raise UserError(f"the weights copied into {out_dir} differ from {checkpoint}'s; copy again")
+    return out_dir
+
+
+def push(out_dir: str | Path, repo_id: str, private: bool = False) -> str:
+    """Upload the folder to the hub as a model repository; returns its URL. The token comes from the
+    environment (HF_TOKEN) or huggingface_hub's own login, and is never written into the folder."""
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError
+
+    token = os.environ.get("HF_TOKEN") or None
+    api = HfApi(token=token)
+    try:
+        url = api.create_repo(repo_id, repo_type="model", private=private, exist_ok=True)
+        api.upload_folder(folder_path=str(out_dir), repo_id=repo_id, repo_type="model", commit_message="bct.share")
+    except HfHubHTTPError as e:
+        status = getattr(e.response, "status_code", "?")
+        raise UserError(
+            f"the hub refused the upload to {repo_id} (HTTP {status}); set HF_TOKEN to a token with write access, "
+            f"or run 'hf auth login'"
+        ) from None
+    except OSError as e:
+        raise UserError(
+            f"could not reach the hub to upload {repo_id} ({type(e).__name__}); check the network"
+        ) from None
+    return str(url)
+
+
+@exits_cleanly
+def main(argv: list[str] | None = None) -> None:
+    ap = ArgumentParser(prog="python -m bct.share", description=__doc__.splitlines()[0])
+    ap.add_argument("checkpoint", help="a finished checkpoint folder written by bct.train")
+    ap.add_argument("out_dir", help="the folder to write (new or empty)")
+    ap.add_argument("--results", default="results", help="where to look for evaluations of these weights")
+    ap.add_argument("--push", metavar="REPO_ID", default=None, help="also upload to the hub as REPO_ID")
+    ap.add_argument("--private", action="store_true", help="with --push: a private repository")
+    args = ap.parse_args(argv)
+    out = share(args.checkpoint, args.out_dir, args.results)
+    rows = evaluations(args.results, weights_fingerprint(out))
+    print(f"wrote {out} (model card with {len(rows)} evaluations of these weights)")
+    if args.push:
+        print(f"uploaded to {push(out, args.push, args.private)}")

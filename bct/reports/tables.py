@@ -1,0 +1,60 @@
+"""`python -m bct.report`: a table of every evaluation under a results folder, and its HTML page.
+
+python -m bct.report [results_dir] [--fold dev]
+python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from bct.core.errors import ArgumentParser, UserError, exits_cleanly
+from bct.reports.results import collect, invalid_share
+from bct.worlds.registry import FOLDS, modules_label
+
+
+def table(rows: list[dict], title: str = "Evaluation results") -> Table:
+    t = Table(title=title)
+    numbers = ("n", "score", "steps", "env", "module", "invalid")
+    for col in ("run", "agent", "game", "modules", "fold", *numbers):
+        t.add_column(col, justify="right" if col in numbers else "left")
+    for r in rows:
+        share = invalid_share(r)  # LLM rows: replies that named no valid action; * when most did
+        t.add_row(
+            r["run"],
+            r["agent"],
+            r["game"],
+            modules_label(r["modules"]),
+            r["fold"],
+            str(r["num_variations"]),
+            f"{r['avg_score']:.3f}",
+            f"{r['avg_steps']:.1f}",
+            f"{r['avg_env_steps']:.1f}",
+            f"{r['avg_module_steps']:.1f}",
+            "" if share is None else f"{share:.0%}" + (" *" if share > 0.5 else ""),
+        )
+    if any((invalid_share(r) or 0) > 0.5 for r in rows):
+        t.caption = "* most actions came from the closest-valid-action fallback, not from the model's replies"
+    return t
+
+
+@exits_cleanly
+def main() -> None:
+    ap = ArgumentParser(
+        prog="python -m bct.report", description="Print a table of every evaluation under a results folder."
+    )
+    ap.add_argument("results_dir", nargs="?", default="results")
+    ap.add_argument("--fold", default=None, choices=FOLDS)
+    ap.add_argument("--html", default=None, metavar="FILE", help="also write one self-contained HTML page")
+    args = ap.parse_args()
+    rows = collect(args.results_dir, args.fold)
+    if not rows:
+        raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
+    Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
+    if args.html:
+        from bct.reports.html import write_html
+
+        print(f"wrote {write_html(args.results_dir, args.html, rows)}")

@@ -1,0 +1,116 @@
+"""The examples a run trains on: each game's gold data (generated where missing), mapped by the entity
+representation into (source, target) pairs, mixed across the games of a run, and tokenized."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from bct.config.runs import mixture
+from bct.config.settings import TrainSettings
+from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
+from bct.data.entities import shuffle_numbering
+from bct.data.prompt import training_pair
+from bct.worlds.base import Game
+from bct.worlds.registry import modules_label
+
+log = logging.getLogger(__name__)
+
+
+def _mapping_code() -> str:
+    """The source of what turns a generated row into a model's example (prompt packing and representations)."""
+    import inspect
+
+    from bct.data import entities, prompt, representation
+
+    return "".join(inspect.getsource(m) for m in (prompt, entities, representation))
+
+
+MAPPING_CODE = _mapping_code()
+
+
+def training_data(cfg: TrainSettings, game: Game, modules: bool | str, representation, num_games: int | None = None):
+    """The first `num_games` (default: the run's) training games of data/<game>/<modules label>/train.jsonl,
+    generated if missing."""
+    from datasets.fingerprint import Hasher
+
+    from bct.data.generation import generate
+
+    num_games = num_games or cfg.num_games
+    path = data_path(cfg.data_dir, game.name, modules, "train")
+    entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{modules_label(modules)}/train.jsonl", {})
+    made = entry.get("settings", {})
+    if not path.exists() or made.get("num_games", 0) < num_games or made.get("format") != DATA_FORMAT:
+        log.info(
+            "no training data for %s/%s with %d games in %s: generating it",
+            game.name,
+            modules_label(modules),
+            num_games,
+            cfg.data_dir,
+        )
+        generate(
+            [game],
+            [modules],
+            ["train"],
+            num_games=max(num_games, 1),
+            out_dir=cfg.data_dir,
+            overwrite=True,
+            progress=cfg.progress,
+        )
+    data = load_examples(path)
+    seeds = sorted(set(data["seed"]))[:num_games]
+    data = data.filter(
+        lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
+    )
+
+    def pair(row: dict) -> dict:
+        source, target = training_pair(row, representation)
+        return {"source": source, "target": target}
+
+    # datasets caches a map by the function's pickle, which names the representation's class but holds
+    # none of its code: a changed entity rule would reuse examples mapped by the old one. The fingerprint
+    # names the code that maps them.
+    data = data.map(
+        pair,
+        desc=f"entities={representation.name}",
+        new_fingerprint=Hasher.hash([data._fingerprint, representation.name, MAPPING_CODE]),
+    )
+    if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
+        seen = set()
+        data = data.filter(lambda s, t: (s, t) not in seen and not seen.add((s, t)), input_columns=["source", "target"])
+    if cfg.shuffle_ids:
+
+        def shuffle(row: dict) -> dict:
+            rng = random.Random(f"{cfg.seed}-{row['seed']}-{row['step']}")
+            if rng.random() < cfg.shuffle_ids:  # this example's placeholders renumbered at random
+                row["source"], row["target"] = shuffle_numbering([row["source"], row["target"]], rng)
+            return row
+
+        data = data.map(shuffle, desc="shuffle_ids")
+    return data
+
+
+def mixed_data(cfg: TrainSettings, games: list[Game], representation):
+    """The training examples of every game of a run, each game as `mixture` says (one game: its data)."""
+    from datasets import concatenate_datasets
+
+    if len(games) == 1:
+        return training_data(cfg, games[0], cfg.modules, representation)
+    parts = []
+    for g, share in mixture(cfg, games).items():
+        data = training_data(
+            cfg, next(x for x in games if x.name == g), cfg.modules, representation, share["num_games"]
+        )
+        parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
+        log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
+    return concatenate_datasets(parts)
+
+
+def encode(data, tokenizer, cfg: TrainSettings):
+    def batch(rows):
+        enc = tokenizer(rows["source"], max_length=cfg.max_source_length, truncation=True)
+        enc["labels"] = tokenizer(rows["target"], max_length=cfg.max_target_length, truncation=True)["input_ids"]
+        enc["length"] = [len(ids) for ids in enc["input_ids"]]
+        return enc
+
+    return data.map(batch, batched=True, remove_columns=data.column_names, desc="tokenize")

@@ -1,0 +1,61 @@
+"""Gold trajectories of any world: its gold path, module calls injected by the world's rules
+(TextWorldExpress: bct/worlds/twx/gold.py), played through the modules and checked to end at score 1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bct.worlds.base import Game
+from bct.worlds.play import ModularEnv, Step
+from bct.worlds.registry import world_of
+
+
+@dataclass
+class Trajectory:
+    game: str
+    fold: str
+    seed: int
+    modules: bool
+    steps: list[Step] = field(default_factory=list)  # steps[0] is the reset; steps[i].action led to steps[i]
+    error: str | None = None
+
+    @property
+    def actions(self) -> list[str]:
+        return [s.action for s in self.steps[1:]]
+
+    @property
+    def score(self) -> float:
+        return self.steps[-1].score if self.steps else 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.score >= 1.0
+
+
+def gold_modules(game: Game, modules: bool | str) -> set[str]:
+    """The modules the gold paths of `game` call. With modules=all, a call to any other module is one the
+    game never needs."""
+    return world_of(game).gold_modules(game, modules)
+
+
+def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
+    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1)."""
+    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
+    actions = world_of(env.game).gold_path(env, modules)
+    try:
+        action = next(actions, None)
+        while action is not None:
+            if action not in traj.steps[-1].valid_actions:
+                raise ValueError(f"step {len(traj.steps) - 1}: '{action}' is not a valid action")
+            traj.steps.append(env.step(action))
+            if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
+                break
+            try:
+                action = actions.send(traj.steps[-1])
+            except StopIteration:
+                action = None
+    except Exception as e:  # a rule that cannot apply: report the episode, keep going
+        traj.error = f"{type(e).__name__}: {e}"
+    if traj.error is None and traj.score < 1.0:
+        traj.error = f"ended at score {traj.score:.2f}"
+    return traj

@@ -1,0 +1,118 @@
+"""The worlds bct plays, one line each, and the game registry over all of them.
+
+A game is named once across worlds (`get_game`); `games=all` is every registered game; a game's world
+opens its environment (`open_game`, with the modules in front), folds its seeds and writes its gold paths.
+Adding a world: a folder implementing `bct.worlds.base.World`, and one line in WORLDS.
+"""
+
+from __future__ import annotations
+
+from bct.core.errors import UserError, unknown
+from bct.worlds.base import FOLDS, Game, World, check_fold
+from bct.worlds.play import ModularEnv, modules_of
+from bct.worlds.twx.world import TWX
+
+WORLDS: dict[str, World] = {w.name: w for w in [TWX]}
+
+GAMES: dict[str, Game] = {name: g for w in WORLDS.values() for name, g in w.games.items()}
+ALIASES: dict[str, str] = {alias: name for w in WORLDS.values() for alias, name in w.aliases.items()}
+# folder and run names: with the game's modules, without, and with every module offered in every game
+MODULES_LABELS = {True: "modules", False: "nomodules", "all": "allmodules"}
+
+__all__ = ["FOLDS", "GAMES", "ALIASES", "Game", "World", "check_fold", "get_game", "world_of", "open_game"]
+
+
+def world_of(game: Game) -> World:
+    return WORLDS[game.world]
+
+
+def register_configs() -> None:
+    """The registry is the one place games are defined: Hydra's `game` group (`+game=NAME`) is made
+    from it, one config per name and alias."""
+    from hydra.core.config_store import ConfigStore
+
+    cs = ConfigStore.instance()
+    for name in [*GAMES, *ALIASES]:
+        game = GAMES[ALIASES.get(name, name)]  # an alias names its game
+        params = {k: game.param_values.get(k) for k in game.accepts}  # null: the world's default
+        cs.store(group="game", name=name, node={"name": game.name, "params": params})
+
+
+register_configs()
+
+
+def get_game(name: str) -> Game:
+    key = ALIASES.get(name, name)
+    if key not in GAMES:
+        raise unknown("game", name, [*GAMES, *ALIASES])
+    return GAMES[key]
+
+
+def as_game(game: str | Game) -> Game:
+    return game if isinstance(game, Game) else get_game(game)
+
+
+def from_record(record: dict) -> Game:
+    """The game that `Game.record()` wrote into settings, a manifest or results."""
+    if record.get("game_preset"):
+        game = get_game(record["game_preset"]).with_params(record.get("game_params", {}))
+    else:
+        game = get_game(record["game"])
+    return game.with_memory(record.get("memory"))
+
+
+def trained_games(record: dict) -> list[Game]:
+    """The games a run's settings say it trained on: one (`game`), or several (`games`)."""
+    return [from_record(r) for r in record["games"]] if record.get("games") else [from_record(record)]
+
+
+def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str = "num_variations") -> list[int]:
+    """The first `n` variations (seeds) of a fold of `game`."""
+    check_fold(fold)
+    size = world_of(game).fold_size(game, fold)
+    if not 1 <= n <= size:
+        raise UserError(f"{key}={n}: the {fold} fold of {game.name} has {size} {what}; choose 1 to {size}")
+    return world_of(game).fold_seeds(game, fold, n)
+
+
+def open_game(game: Game, modules: bool | str | list = True, step_limit: int = 1000) -> ModularEnv:
+    """`game` in its world's environment with modules in front: its own (modules=True), none (False),
+    every module (all), each with the working memory where `game.memory`; or the modules named in a list."""
+    names = modules if isinstance(modules, list) else modules_of(game, modules)
+    return ModularEnv(game, world_of(game).open(game, step_limit), names)
+
+
+def names(text: str) -> list[str]:
+    """Every room, object and place the fixed sentences of any world name in `text`."""
+    return [n for w in WORLDS.values() for n in w.names(text)]
+
+
+def modules_label(modules: bool | str) -> str:
+    """The data and run folders' name for playing with the game's modules (`modules`), without
+    (`nomodules`), or with every module (`allmodules`, modules=all)."""
+    return MODULES_LABELS[modules if modules == "all" else bool(modules)]
+
+
+def check_modules(modules) -> bool | str:
+    if modules not in MODULES_LABELS or not isinstance(modules, (bool, str)):
+        raise UserError(f"modules: {modules!r} is not true, false or all; e.g. modules=[true,false]")
+    return modules
+
+
+def expand_games(games) -> list[str]:
+    """A `games` setting as registry names: `all` is every registered game (aliases left out), else a
+    list (or one name) checked against the registry."""
+    if games == "all" or games == ["all"]:
+        return list(GAMES)
+    names = check_choices("games", games, get_game)
+    return list(dict.fromkeys(get_game(n).name for n in names))
+
+
+def check_choices(kind: str, values, check) -> list[str]:
+    """Validate a list-valued config entry (e.g. `games=[sorting,twc]`)."""
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    if not values:
+        raise UserError(f"no {kind} selected; name at least one")
+    for v in values:
+        check(v)
+    return values

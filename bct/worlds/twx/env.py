@@ -1,0 +1,106 @@
+"""TextWorldExpress's environment behind bct's world interface (`GameEnv`: reset, step, gold actions)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+
+from bct.core.errors import UserError
+from bct.worlds.base import Game, GameState, check_fold
+
+logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
+
+# py4j reads the gateway's port from the JVM's first line of output; a JVM that first warns there (its
+# perf-data file locked by another process, seen here: "[warning][perf,memops] Cannot use file
+# /tmp/hsperfdata_root/...") fails to start. Without perf data there is no such file and no such warning.
+if "-XX:-UsePerfData" not in os.environ.get("JAVA_TOOL_OPTIONS", ""):
+    os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "") + " -XX:-UsePerfData").strip()
+
+JAVA_HELP = (
+    "TextWorldExpress needs Java 11 or newer on PATH; install it with "
+    "'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS)."
+)
+
+
+def check_java() -> None:
+    java = shutil.which("java")
+    if java is None:
+        raise UserError(f"Java was not found. {JAVA_HELP}")
+    out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
+    if m:
+        major = int(m.group(1)) if m.group(1) != "1" else int(m.group(2) or 0)
+        if major < 11:
+            raise UserError(f"Java {major} was found. {JAVA_HELP}")
+
+
+class TWXEnv:
+    """One TextWorldExpress game in its own JVM."""
+
+    def __init__(self, game: Game, step_limit: int = 1000):
+        from textworld_express import TextWorldExpressEnv
+
+        check_java()
+        self.game = game
+        self.twx = TextWorldExpressEnv(envStepLimit=step_limit)
+        self.twx.load(game.world_game, game.params)
+
+    def reset(self, seed: int, fold: str = "train", gold: bool = True) -> GameState:
+        check_fold(fold)
+        try:
+            obs, infos = self.twx.reset(seed=seed, gameFold=fold, generateGoldPath=gold)
+        except Exception as e:  # TWX refuses some parameter pairs per game (15 rooms cannot lie 8 apart)
+            try:
+                text = str(e)
+            except Exception:  # py4j could not read the Java exception back
+                text = ""
+            # its generator's own refusal ("ERROR: ...") or a crash while making the game (50-room maps)
+            found = re.search(r"ERROR: ([^\n]+)", text) or re.search(r"generateNewGameJSON\.\s*:\s*([^\n]+)", text)
+            if not found:
+                raise
+            raise UserError(
+                f"TextWorldExpress cannot make {self.game.name} ({self.game.params or 'defaults'}), "
+                f"{fold} seed {seed}: {found.group(1).strip()}; choose other game.params"
+            ) from None
+        return state(obs, infos)
+
+    def step(self, action: str) -> GameState:
+        obs, _, _, infos = self.twx.step(action)
+        return state(obs, infos)
+
+    def gold_actions(self) -> list[str]:
+        return list(self.twx.getGoldActionSequence())
+
+    def kill(self) -> None:
+        """End a JVM that died or hangs, without waiting for it to answer."""
+        try:
+            self.twx._gateway.java_process.kill()
+        except Exception:
+            pass
+        try:
+            self.twx._gateway.shutdown()
+        except Exception:
+            pass
+
+    def close(self) -> None:
+        self.twx.close()
+        try:  # let the JVM exit, so that TWX's own clean-up at garbage collection finds nothing to do
+            self.twx._gateway.java_process.wait(timeout=10)
+        except Exception:
+            pass
+
+
+def state(obs: str, infos: dict) -> GameState:
+    return GameState(
+        task=infos["taskDescription"],
+        observation=obs,
+        look=infos["look"],
+        inventory=infos["inventory"],
+        valid_actions=list(infos["validActions"]),
+        score=float(infos["score"]),
+        done=bool(infos["tasksuccess"] or infos["taskfailure"] or infos["score"] >= 1.0),
+        success=bool(infos["tasksuccess"] or infos["score"] >= 1.0),
+    )
