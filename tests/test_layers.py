@@ -102,7 +102,9 @@ def world_layer(module: str) -> int | None:
 
 def test_worlds_and_modules_point_down_their_inner_layers():
     graph = imports()
-    inner = [m for m in graph if m != "bct" and top(m) in ("worlds", "modules") and m not in ("bct.worlds", "bct.worlds.twx")]
+    inner = [
+        m for m in graph if m != "bct" and top(m) in ("worlds", "modules") and m not in ("bct.worlds", "bct.worlds.twx")
+    ]
     assert all(world_layer(m) is not None for m in inner), [m for m in inner if world_layer(m) is None]
     upward = [
         f"{m} imports {d}"
