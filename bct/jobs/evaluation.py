@@ -161,12 +161,14 @@ def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
 
     `envs`: environments of the agent's game and module setting to play in, left open (evaluations
     of several checkpoints share them); by default `batch_size` are started and closed here."""
-    wanted = fold_seeds(cfg.played(), cfg.fold, cfg.num_variations)
+    if cfg.played() is not None:  # the fold's size is checked before a model loads
+        fold_seeds(cfg.played(), cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
     agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
-    settings = evaluation_settings(cfg, agent)
-    out = results_folder(cfg, agent, settings)
     try:
+        wanted = fold_seeds(agent.game, cfg.fold, cfg.num_variations)  # the checkpoint's game where none is named
+        settings = evaluation_settings(cfg, agent)
+        out = results_folder(cfg, agent, settings)
         with FolderLock(out, "an evaluation"):
             return _evaluate_into(out, cfg, agent, settings, wanted, envs)
     finally:
