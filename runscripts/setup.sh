@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv with bct and the exact versions in requirements.lock; checks Java for TextWorldExpress. Safe to re-run.
+# Create .venv with bct and the exact versions in requirements.lock; checks Java for TextWorldExpress and ScienceWorld. Safe to re-run.
 #   TORCH_SPEC   pip requirement for PyTorch (default torch==2.13.0; e.g. "torch" for the newest CUDA build)
 #   PYTHON       interpreter to build the venv with (default python3, needs >= 3.10)
 set -euo pipefail
@@ -7,12 +7,12 @@ cd "$(dirname "$0")/.."
 
 java_help="install Java 17: 'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS)"
 if ! command -v java >/dev/null 2>&1; then
-  echo "error: TextWorldExpress needs Java 11+ on PATH and none was found; $java_help" >&2
+  echo "error: TextWorldExpress and ScienceWorld need Java 11+ on PATH and none was found; $java_help" >&2
   exit 1
 fi
 java_major=$(java -version 2>&1 | sed -nE 's/.*version "(1\.)?([0-9]+).*/\2/p' | head -1)
 if [ -n "$java_major" ] && [ "$java_major" -lt 11 ]; then
-  echo "error: TextWorldExpress needs Java 11+, found Java $java_major; $java_help" >&2
+  echo "error: TextWorldExpress and ScienceWorld need Java 11+, found Java $java_major; $java_help" >&2
   exit 1
 fi
 
@@ -25,7 +25,7 @@ pip() {  # quiet pip; drops the warnings about package-index folders that some m
 # PyTorch first and explicitly: a CPU build where one is at hand keeps CI and laptops fast.
 read -ra torch_spec <<< "${TORCH_SPEC:-torch==2.13.0}"  # may carry pip options, e.g. --index-url URL
 .venv/bin/python -c 'import torch' 2>/dev/null || { echo "[setup] installing PyTorch (${torch_spec[*]})"; pip "${torch_spec[@]}"; }
-.venv/bin/python -c 'import bct, transformers, textworld_express' 2>/dev/null || echo "[setup] installing bct and its dependencies (a few minutes the first time)"
+.venv/bin/python -c 'import bct, transformers, textworld_express, scienceworld' 2>/dev/null || echo "[setup] installing bct and its dependencies (a few minutes the first time)"
 # Exact versions from the lock (runscripts/lock.sh refreshes it), so that a run today and in a year
 # resolves the same transformers and TextWorldExpress; then bct itself, without resolving again.
 pip -r requirements.lock

@@ -22,11 +22,12 @@ LAYERS = [
 # Inside the worlds-and-modules layer, bottom to top (the longest matching prefix places a module): a world's
 # games, sentences and environment; the modules, which read those sentences; the modules in front of a game;
 # a world's gold paths and planner, which drive modules; the registry of worlds; gold paths of any world.
+WORLDS = ["twx", "scienceworld"]
 WORLD_LAYERS = [
-    ["bct.worlds.base", "bct.worlds.twx.games", "bct.worlds.twx.text", "bct.worlds.twx.objects", "bct.worlds.twx.env"],
+    ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "objects", "env"))],
     ["bct.modules"],
     ["bct.worlds.play"],
-    ["bct.worlds.twx.gold", "bct.worlds.twx.planner", "bct.worlds.twx.world"],
+    [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("gold", "planner", "world"))],
     ["bct.worlds.registry"],
     ["bct.worlds.gold"],
 ]
@@ -102,9 +103,8 @@ def world_layer(module: str) -> int | None:
 
 def test_worlds_and_modules_point_down_their_inner_layers():
     graph = imports()
-    inner = [
-        m for m in graph if m != "bct" and top(m) in ("worlds", "modules") and m not in ("bct.worlds", "bct.worlds.twx")
-    ]
+    packages = {"bct", "bct.worlds", *(f"bct.worlds.{w}" for w in WORLDS)}
+    inner = [m for m in graph if m not in packages and top(m) in ("worlds", "modules")]
     assert all(world_layer(m) is not None for m in inner), [m for m in inner if world_layer(m) is None]
     upward = [
         f"{m} imports {d}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import sys
 from collections.abc import Iterable
@@ -13,7 +14,11 @@ class UserError(Exception):
 
 
 def unknown(kind: str, value: object, choices: Iterable[str]) -> UserError:
-    return UserError(f"unknown {kind} {value!r}; valid choices: {', '.join(sorted(choices))}")
+    """One line: the unknown value, the closest choice where one is close, and every choice."""
+    choices = sorted(choices)
+    close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.75)
+    hint = f"; did you mean {close[0]!r}?" if close else ";"
+    return UserError(f"unknown {kind} {value!r}{hint} valid choices: {', '.join(choices)}")
 
 
 def exits_cleanly(main):

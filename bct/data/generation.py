@@ -74,7 +74,7 @@ def _generate(games, settings_of_modules, folds, seeds_of, num_games, out_dir, o
     for game in dict.fromkeys(j[0] for j in jobs):
         g = games[game]
         for modules in dict.fromkeys(j[1] for j in jobs if j[0] == game):
-            with open_game(g, modules) as env:
+            with open_game(g, modules, list_actions=False) as env:  # a world may skip listing: unread here
                 for _, _, fold, rel in [j for j in jobs if j[:2] == (game, modules)]:
                     seeds = seeds_of[game, fold]
                     start, rows, failed = time.time(), [], []

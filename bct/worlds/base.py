@@ -4,7 +4,7 @@ A world (TextWorldExpress: bct/worlds/twx/) gives
 - its games (`Game`: our name, the world's own game and parameters, the module it is played with) and
   the parameters each of its games accepts, with their ranges;
 - its folds: the seeds (variations) of train, dev and test;
-- an environment (`GameEnv`): reset to a seed of a fold, step with an action, each answered with a
+- an environment (`GameEnv`): reset to a seed (variation) of a fold, step with an action, each answered with a
   `GameState` (observation, look, inventory, valid actions, score, done); the gold action sequence;
 - gold paths with module calls injected, played through the modules in front of its environment;
 - the reader of its fixed sentences, which names the rooms, objects and places the entity placeholders
@@ -139,10 +139,15 @@ class World:
     aliases: Mapping[str, str]  # other names (the papers', a benchmark's) -> registry names
     fold_seeds: Callable[[Game, str, int], list[int]]  # (game, fold, n) -> the first n seeds of the fold
     fold_size: Callable[[Game, str], int]  # how many variations a game's fold has
-    open: Callable[[Game, int], GameEnv]  # (game, step limit) -> an environment
+    # (game, step limit, list_actions) -> an environment; list_actions=False where no valid-action list is read
+    open: Callable[..., GameEnv]
     # (a ModularEnv just reset, modules) -> the gold actions, module calls injected, each sent its Step
     gold_path: Callable[..., Generator[str, object, None]]
     gold_modules: Callable[[Game, bool | str], set[str]]  # the modules its gold paths call
     names: Callable[[str], list[str]]  # every room, object and place its fixed sentences name in a text
     version: Callable[[], dict[str, str]]  # its release, as data manifests record it ({"twx_version": "1.1.0"})
     planner: ModuleType | None = None  # has_rules(game), Shadow(game, modules), play(view): agent=planner
+    groups: Mapping[str, list[str]] = field(default_factory=dict)  # a name for several games (`scienceworld`)
+    # whether its parser takes commands beyond its valid-action list (the list is then a hint, and gold
+    # paths are not checked against it)
+    free_actions: bool = False

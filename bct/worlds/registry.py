@@ -10,12 +10,14 @@ from __future__ import annotations
 from bct.core.errors import UserError, unknown
 from bct.worlds.base import FOLDS, Game, World, check_fold
 from bct.worlds.play import ModularEnv, modules_of
+from bct.worlds.scienceworld.world import SCIENCEWORLD
 from bct.worlds.twx.world import TWX
 
-WORLDS: dict[str, World] = {w.name: w for w in [TWX]}
+WORLDS: dict[str, World] = {w.name: w for w in [TWX, SCIENCEWORLD]}
 
 GAMES: dict[str, Game] = {name: g for w in WORLDS.values() for name, g in w.games.items()}
 ALIASES: dict[str, str] = {alias: name for w in WORLDS.values() for alias, name in w.aliases.items()}
+GROUPS: dict[str, list[str]] = {group: names for w in WORLDS.values() for group, names in w.groups.items()}
 # folder and run names: with the game's modules, without, and with every module offered in every game
 MODULES_LABELS = {True: "modules", False: "nomodules", "all": "allmodules"}
 
@@ -75,11 +77,14 @@ def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str
     return world_of(game).fold_seeds(game, fold, n)
 
 
-def open_game(game: Game, modules: bool | str | list = True, step_limit: int = 1000) -> ModularEnv:
+def open_game(
+    game: Game, modules: bool | str | list = True, step_limit: int = 1000, list_actions: bool = True
+) -> ModularEnv:
     """`game` in its world's environment with modules in front: its own (modules=True), none (False),
-    every module (all), each with the working memory where `game.memory`; or the modules named in a list."""
+    every module (all), each with the working memory where `game.memory`; or the modules named in a list.
+    `list_actions=False`: a world may leave its valid-action list empty where nobody reads it (gold paths)."""
     names = modules if isinstance(modules, list) else modules_of(game, modules)
-    return ModularEnv(game, world_of(game).open(game, step_limit), names)
+    return ModularEnv(game, world_of(game).open(game, step_limit, list_actions), names)
 
 
 def names(text: str) -> list[str]:
@@ -101,10 +106,12 @@ def check_modules(modules) -> bool | str:
 
 def expand_games(games) -> list[str]:
     """A `games` setting as registry names: `all` is every registered game (aliases left out), else a
-    list (or one name) checked against the registry."""
+    list (or one name) checked against the registry, where a group's name (`scienceworld`) stands for its games."""
     if games == "all" or games == ["all"]:
         return list(GAMES)
-    names = check_choices("games", games, get_game)
+    given = list(games) if isinstance(games, (list, tuple)) else [games]
+    names = [n for g in given for n in GROUPS.get(g, [g])]  # a group (`scienceworld`) names its games
+    names = check_choices("games", names, get_game)
     return list(dict.fromkeys(get_game(n).name for n in names))
 
 

@@ -2,45 +2,17 @@
 
 from __future__ import annotations
 
-import logging
-import os
 import re
-import shutil
-import subprocess
 
 from bct.core.errors import UserError
+from bct.core.java import check_java
 from bct.worlds.base import Game, GameState, check_fold
-
-logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop chatter is not for users
-
-# py4j reads the gateway's port from the JVM's first line of output; a JVM that first warns there (its
-# perf-data file locked by another process, seen here: "[warning][perf,memops] Cannot use file
-# /tmp/hsperfdata_root/...") fails to start. Without perf data there is no such file and no such warning.
-if "-XX:-UsePerfData" not in os.environ.get("JAVA_TOOL_OPTIONS", ""):
-    os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "") + " -XX:-UsePerfData").strip()
-
-JAVA_HELP = (
-    "TextWorldExpress needs Java 11 or newer on PATH; install it with "
-    "'sudo apt-get install -y openjdk-17-jre-headless' (Debian/Ubuntu) or 'brew install openjdk@17' (macOS)."
-)
-
-
-def check_java() -> None:
-    java = shutil.which("java")
-    if java is None:
-        raise UserError(f"Java was not found. {JAVA_HELP}")
-    out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
-    m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
-    if m:
-        major = int(m.group(1)) if m.group(1) != "1" else int(m.group(2) or 0)
-        if major < 11:
-            raise UserError(f"Java {major} was found. {JAVA_HELP}")
 
 
 class TWXEnv:
-    """One TextWorldExpress game in its own JVM."""
+    """One TextWorldExpress game in its own JVM (its valid-action list is cheap and complete: always listed)."""
 
-    def __init__(self, game: Game, step_limit: int = 1000):
+    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True):
         from textworld_express import TextWorldExpressEnv
 
         check_java()

@@ -1,0 +1,75 @@
+"""ScienceWorld's environment behind bct's world interface (`GameEnv`: reset, step, gold actions).
+
+ScienceWorld's score is 0-100 and can fall (to -100 where the task fails, e.g. focusing on the wrong
+thing); bct's is normalised to 1.0, and a failed task ends the episode at 0. Its list of valid actions
+(`get_valid_action_object_combinations`, 600-9,000 strings a step) is most of a step's time and does
+not hold every command its parser takes (gold paths use others): data generation asks for none.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bct.core.errors import UserError
+from bct.core.java import check_java
+from bct.worlds.base import Game, GameState, check_fold
+from bct.worlds.scienceworld.games import fold_of, simplifications
+
+logging.getLogger("scienceworld").setLevel(logging.WARNING)  # a line per task loaded is not for users
+
+
+class ScienceWorldEnv:
+    """One ScienceWorld task in its own JVM; a seed is a variation number of the task."""
+
+    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True):
+        from scienceworld import ScienceWorldEnv as Env
+
+        check_java()
+        self.game = game
+        self.list_actions = list_actions
+        self.sw = Env("", envStepLimit=step_limit)
+        self.simplifications = simplifications(game)
+
+    def reset(self, seed: int, fold: str = "train", gold: bool = True) -> GameState:
+        check_fold(fold)
+        if fold_of(self.game, seed) != fold:
+            raise UserError(f"{self.game.name}: variation {seed} is not in its {fold} fold")
+        self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=gold)
+        self.sw.server.reset()
+        self.sw.lastStepScore = 0
+        return self._state(self.sw.server.step("look around"))
+
+    def step(self, action: str) -> GameState:
+        return self._state(self.sw.server.step(action))
+
+    def _state(self, observation: str) -> GameState:
+        raw = int(round(100 * self.sw.server.getScore()))
+        failed = raw < 0
+        return GameState(
+            task=str(self.sw.server.freeActionTaskDesc()),
+            observation=str(observation),
+            look=str(self.sw.server.freeActionLook()),
+            inventory=str(self.sw.server.freeActionInventory()),
+            valid_actions=list(self.sw.get_valid_action_object_combinations()) if self.list_actions else [],
+            score=max(0.0, raw / 100),
+            done=bool(self.sw.server.getCompleted()) or failed or raw >= 100,
+            success=raw >= 100,
+        )
+
+    def gold_actions(self) -> list[str]:
+        return list(self.sw.server.getGoldActionSequence())
+
+    def kill(self) -> None:
+        """End a JVM that died or hangs, without waiting for it to answer."""
+        for end in (lambda: self.sw._gateway.java_process.kill(), lambda: self.sw._gateway.shutdown()):
+            try:
+                end()
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        try:
+            self.sw.close()
+            self.sw._gateway.java_process.wait(timeout=10)
+        except Exception:
+            pass

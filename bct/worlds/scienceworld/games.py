@@ -1,0 +1,107 @@
+"""ScienceWorld's 30 tasks as games of bct: `scienceworld-<task>`, its own train/dev/test variations.
+
+Variations are numbered per task with train first, then dev, then test (checked against the package by
+tests/test_scienceworld.py); a game's seeds are its variation numbers. Simplifications are parameters
+(0/1, default 0 as TALES plays): `game.params.easy=1`, or each of ScienceWorld's own by name.
+"""
+
+from __future__ import annotations
+
+from bct.worlds.base import Game
+
+# task -> (train, dev, test) variations, as ScienceWorld 1.2.3 splits them
+VARIATIONS: dict[str, tuple[int, int, int]] = {
+    "boil": (14, 7, 9),
+    "melt": (14, 7, 9),
+    "freeze": (14, 7, 9),
+    "change-the-state-of-matter-of": (14, 7, 9),
+    "use-thermometer": (270, 135, 135),
+    "measure-melting-point-known-substance": (218, 109, 109),
+    "measure-melting-point-unknown-substance": (150, 75, 75),
+    "power-component": (10, 5, 5),
+    "power-component-renewable-vs-nonrenewable-energy": (10, 5, 5),
+    "test-conductivity": (450, 225, 225),
+    "test-conductivity-of-unknown-substances": (300, 150, 150),
+    "find-living-thing": (150, 75, 75),
+    "find-non-living-thing": (150, 75, 75),
+    "find-plant": (150, 75, 75),
+    "find-animal": (150, 75, 75),
+    "grow-plant": (62, 31, 33),
+    "grow-fruit": (62, 31, 33),
+    "chemistry-mix": (16, 8, 8),
+    "chemistry-mix-paint-secondary-color": (18, 9, 9),
+    "chemistry-mix-paint-tertiary-color": (18, 9, 9),
+    "lifespan-longest-lived": (62, 31, 32),
+    "lifespan-shortest-lived": (62, 31, 32),
+    "lifespan-longest-lived-then-shortest-lived": (62, 31, 32),
+    "identify-life-stages-1": (6, 3, 5),
+    "identify-life-stages-2": (4, 2, 4),
+    "inclined-plane-determine-angle": (84, 42, 42),
+    "inclined-plane-friction-named-surfaces": (692, 346, 348),
+    "inclined-plane-friction-unnamed-surfaces": (80, 40, 42),
+    "mendelian-genetics-known-plant": (60, 30, 30),
+    "mendelian-genetics-unknown-plant": (240, 120, 120),
+}
+FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
+
+# ScienceWorld's simplifications, each a 0/1 parameter; `easy` is all of them (noElectricalAction only where
+# the task has no circuit)
+SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
+ELECTRICAL = ("power-component", "conductivity")
+
+# the gold paths are 5 to 178 actions long; an evaluation's default step limit leaves room for the longest
+# of each task (module calls included)
+LONG = {"grow-fruit": 200, "grow-plant": 200, "inclined-plane-friction-unnamed-surfaces": 300}
+LONG |= {t: 300 for t in VARIATIONS if t.startswith("mendelian-genetics")}
+STEP_LIMIT = 150
+
+
+def accepts(task: str) -> dict[str, tuple[int, int]]:
+    electrical = any(e in task for e in ELECTRICAL)
+    return {"easy": (0, 1), **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")}}
+
+
+def simplifications(game: Game) -> str:
+    """ScienceWorld's simplification string for a game's parameters ("" for none)."""
+    on = [k for k, v in game.param_values.items() if v]
+    if "easy" in on and any(e in game.world_game for e in ELECTRICAL):  # `easy` would refuse a circuit task
+        on = [s for s in SIMPLIFICATIONS if s != "noElectricalAction"] + [k for k in on if k != "easy"]
+    return ",".join(dict.fromkeys(on))
+
+
+GAMES: dict[str, Game] = {
+    f"scienceworld-{task}": Game(
+        f"scienceworld-{task}",
+        "scienceworld",
+        task,
+        "",
+        "",
+        "scienceworld",
+        step_limit=LONG.get(task, STEP_LIMIT),
+        accepts=accepts(task),
+    )
+    for task in VARIATIONS
+}
+ALIASES: dict[str, str] = {}
+# names that stand for several games wherever a list of games is accepted
+GROUPS = {"scienceworld": list(GAMES)}
+
+
+def fold_size(game: Game, fold: str) -> int:
+    return VARIATIONS[game.world_game][FOLD_INDEX[fold]]
+
+
+def fold_seeds(game: Game, fold: str, n: int) -> list[int]:
+    """The first `n` variations of a fold: ScienceWorld numbers train first, then dev, then test."""
+    sizes = VARIATIONS[game.world_game]
+    start = sum(sizes[: FOLD_INDEX[fold]])
+    return list(range(start, start + n))
+
+
+def fold_of(game: Game, seed: int) -> str | None:
+    sizes, start = VARIATIONS[game.world_game], 0
+    for fold, i in FOLD_INDEX.items():
+        if start <= seed < start + sizes[i]:
+            return fold
+        start += sizes[i]
+    return None

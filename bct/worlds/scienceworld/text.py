@@ -1,0 +1,29 @@
+"""The one reader of ScienceWorld's fixed sentences: "This room is called the X.", "A door to the Y (that is
+open)", and the task description's named things."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_ROOM = re.compile(r"This room is called the ([\w ]+?)\.")
+_DOOR = re.compile(r"A door to the ([\w ]+?) \(that is (open|closed)\)")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def room(text: str) -> str | None:
+    """The room a look describes."""
+    m = _ROOM.search(text)
+    return m.group(1) if m else None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def doors(text: str) -> tuple[tuple[str, bool], ...]:
+    """The doors a look lists: (room it leads to, open)."""
+    return tuple((m.group(1), m.group(2) == "open") for m in _DOOR.finditer(text))
+
+
+def names(text: str) -> list[str]:
+    """Every room the fixed sentences of `text` name (the room described, the rooms its doors lead to)."""
+    here = room(text)
+    return [*([here] if here else []), *(r for r, _ in doors(text))]

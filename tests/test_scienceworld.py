@@ -1,0 +1,102 @@
+"""ScienceWorld as a second world: its 30 tasks in the registry, their folds, their gold paths replayed to
+score 1.0 through bct's environment interface, simplifications as parameters, an unknown task's one line."""
+
+import pytest
+
+from bct.core.errors import UserError
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import GAMES, expand_games, fold_seeds, get_game, open_game, world_of
+from bct.worlds.scienceworld.games import VARIATIONS, simplifications
+
+SW = [name for name in GAMES if name.startswith("scienceworld-")]
+
+
+def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
+    assert len(SW) == 30 and "scienceworld-boil" in SW and "scienceworld-mendelian-genetics-known-plant" in SW
+    assert expand_games(["scienceworld"]) == SW
+    assert expand_games(["twc", "scienceworld"]) == ["twc", *SW]
+    assert set(SW) <= set(expand_games("all"))
+    boil = get_game("scienceworld-boil")
+    assert world_of(boil).name == "scienceworld" and boil.world_game == "boil" and boil.params == ""
+
+
+def test_folds_are_the_tasks_own_variations_train_then_dev_then_test():
+    boil = get_game("scienceworld-boil")  # 14 train, 7 dev, 9 test
+    assert fold_seeds(boil, "train", 14) == list(range(14))
+    assert fold_seeds(boil, "dev", 2) == [14, 15] and fold_seeds(boil, "test", 9)[-1] == 29
+    with pytest.raises(UserError, match="the test fold of scienceworld-boil has 9 variations"):
+        fold_seeds(boil, "test", 10)
+    assert sum(VARIATIONS["inclined-plane-friction-named-surfaces"]) == 1386
+
+
+def test_an_unknown_task_is_one_line_naming_the_closest():
+    with pytest.raises(UserError, match="unknown game 'scienceworld-boill'; did you mean 'scienceworld-boil'"):
+        get_game("scienceworld-boill")
+    with pytest.raises(UserError, match="did you mean 'scienceworld-find-plant'"):
+        expand_games(["scienceworld-find-plants"])
+
+
+def test_simplifications_are_parameters_default_none():
+    boil = get_game("scienceworld-boil")
+    assert simplifications(boil) == ""
+    assert simplifications(boil.with_params({"easy": 1})) == "easy"
+    assert simplifications(boil.with_params({"openDoors": 1, "teleportAction": 1})) == "openDoors,teleportAction"
+    circuit = get_game("scienceworld-power-component").with_params({"easy": 1})
+    assert "noElectricalAction" not in simplifications(circuit) and "openDoors" in simplifications(circuit)
+    with pytest.raises(UserError, match="game.params.noElectricalAction: scienceworld-power-component has no such"):
+        get_game("scienceworld-power-component").with_params({"noElectricalAction": 1})
+
+
+@pytest.mark.slow
+def test_the_variation_counts_are_the_packages():
+    from scienceworld import ScienceWorldEnv
+
+    env = ScienceWorldEnv("", envStepLimit=100)
+    try:
+        for task, (train, dev, test) in VARIATIONS.items():
+            env.load(task, 0, "")
+            got = [list(env.get_variations_train()), list(env.get_variations_dev()), list(env.get_variations_test())]
+            assert got == [
+                list(range(train)),
+                list(range(train, train + dev)),
+                list(range(train + dev, train + dev + test)),
+            ]
+    finally:
+        env.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game",
+    [
+        "scienceworld-find-plant",
+        "scienceworld-lifespan-longest-lived",
+        "scienceworld-power-component",
+        "scienceworld-use-thermometer",
+        "scienceworld-chemistry-mix",
+    ],
+)
+def test_gold_paths_replay_to_score_one_on_two_train_variations(game):
+    g = get_game(game)
+    with open_game(g, False, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success and traj.steps[-1].done, traj.error
+            assert traj.steps[0].task.startswith("Task Description:") and "This room is called" in traj.steps[0].look
+
+
+@pytest.mark.slow
+def test_a_scienceworld_step_says_what_the_game_says():
+    g = get_game("scienceworld-find-living-thing")
+    with open_game(g, False) as env:
+        step = env.reset(seed=fold_seeds(g, "dev", 1)[0], fold="dev")
+        assert len(step.valid_actions) > 100 and "look around" in step.valid_actions
+        assert 0.0 <= step.score < 1.0 and not step.done and "In your inventory" in step.inventory  # partial credit
+        with pytest.raises(UserError, match="variation 0 is not in its dev fold"):
+            env.reset(seed=0, fold="dev")
+
+
+@pytest.mark.slow
+def test_an_unknown_task_on_the_command_line_is_one_line(tmp_path, cli, one_line):
+    r = cli("bct.generate", "+game=scienceworld-boill", f"out_dir={tmp_path}", "progress=false")
+    one_line(r, "unknown game 'scienceworld-boill'; did you mean 'scienceworld-boil'?")
