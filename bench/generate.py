@@ -52,7 +52,7 @@ def main() -> None:
     for name in PAPER_GAMES:
         game = get_game(name)
         env = open_game(game, [game.module])
-        twx = env.twx  # the same JVM for both sides, so JIT warm-up and GC treat them alike
+        twx = env.env.twx  # the same JVM for both sides, so JIT warm-up and GC treat them alike
         seeds = list(range(args.episodes))
         generator(env, seeds[:50]), bare_replay(twx, seeds[:50])  # warm up both JVMs
         best = {"generator": float("inf"), "bare": float("inf")}

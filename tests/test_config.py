@@ -79,7 +79,7 @@ def test_configs_ship_inside_the_package(tmp_path):
         "bct/conf/agent/llm.yaml",
     ]:
         assert conf in names, conf
-    assert CONF == Path(tr.__file__).parent / "conf"
+    assert CONF == Path(tr.__file__).parents[1] / "conf"
 
 
 def test_game_presets_have_one_source(compose):

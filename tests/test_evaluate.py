@@ -473,8 +473,8 @@ class Killer(RandomAgent):
     def act(self, batch):
         Killer.calls += 1
         if Killer.calls == 3:
-            Killer.started[0].twx._gateway.java_process.kill()
-            Killer.started[0].twx._gateway.java_process.wait()
+            Killer.started[0].env.twx._gateway.java_process.kill()
+            Killer.started[0].env.twx._gateway.java_process.wait()
         return super().act(batch)
 
 
@@ -514,7 +514,7 @@ def test_the_readmes_python_example_runs(tmp_path, monkeypatch):
     import re
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    code = re.search(r"```python\n(from bct\.evaluate import evaluate\n.*?)```", readme, re.S).group(1)
+    code = re.search(r"```python\n(from bct\.jobs\.evaluation import evaluate\n.*?)```", readme, re.S).group(1)
     monkeypatch.chdir(tmp_path)
     namespace = {}
     exec(compile(code, "README.md", "exec"), namespace)

@@ -13,7 +13,7 @@ from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.decoding import group_beam_search
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.base import Game
-from bct.worlds.registry import trained_games
+from bct.worlds.registry import world_of, trained_games
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
@@ -304,7 +304,9 @@ class T5Agent(Agent):
             cands = list(dict.fromkeys(texts[i * self.num_beams : (i + 1) * self.num_beams]))
             action = next((a for a in map(m.restore, cands) if a is not None), None)
             fallback = action is None
-            if fallback:
+            if fallback and cands and world_of(ob.game).free_actions:  # its parser, not its list, judges a command
+                action, fallback = m.concrete(cands[0]), False
+            elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
             # candidates as a reader knows them: placeholders written back as names
