@@ -13,7 +13,7 @@ from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.decoding import group_beam_search
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.base import Game
-from bct.worlds.registry import world_of, trained_games
+from bct.worlds.registry import trained_games, world_of
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
