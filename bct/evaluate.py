@@ -1,4 +1,6 @@
-"""`python -m bct.evaluate`: play unseen dev/test variations and write scores and full play logs."""
+"""`python -m bct.evaluate`: play unseen dev/test variations and write scores and full play logs.
+
+The command's code and its options: bct/jobs/evaluation.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""`python -m bct.generate`: gold trajectories for every game, module setting and fold, as seq2seq data."""
+"""`python -m bct.generate`: gold trajectories for every game, module setting and fold, as seq2seq data.
+
+The command's code and its options: bct/data/generation.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """`python -m bct.report`: a table of every evaluation under a results folder, and its HTML page.
 
-python -m bct.report [results_dir] [--fold dev]
-python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
-"""
+The command's code and its options: bct/reports/tables.py."""
 
 from bct.reports.tables import main
 
