@@ -7,11 +7,15 @@ Adding a world: a folder implementing `bct.worlds.base.World`, and one line in W
 
 from __future__ import annotations
 
+import logging
+
 from bct.core.errors import UserError, unknown
 from bct.worlds.base import FOLDS, Game, World, check_fold
 from bct.worlds.play import ModularEnv, modules_of
 from bct.worlds.scienceworld.world import SCIENCEWORLD
 from bct.worlds.twx.world import TWX
+
+log = logging.getLogger(__name__)
 
 WORLDS: dict[str, World] = {w.name: w for w in [TWX, SCIENCEWORLD]}
 
@@ -69,12 +73,15 @@ def trained_games(record: dict) -> list[Game]:
 
 
 def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str = "num_variations") -> list[int]:
-    """The first `n` variations (seeds) of a fold of `game`."""
+    """The first `n` variations (seeds) of a fold of `game`, or all of them where the fold has fewer (some
+    ScienceWorld tasks have 2 to 9 a fold: a run over many games takes what each has)."""
     check_fold(fold)
     size = world_of(game).fold_size(game, fold)
-    if not 1 <= n <= size:
-        raise UserError(f"{key}={n}: the {fold} fold of {game.name} has {size} {what}; choose 1 to {size}")
-    return world_of(game).fold_seeds(game, fold, n)
+    if n < 1:
+        raise UserError(f"{key}={n}: choose 1 to {size} (the {fold} fold of {game.name} has {size} {what})")
+    if n > size:
+        log.info("%s: its %s fold has %d %s; taking all of them (%s=%d)", game.name, fold, size, what, key, n)
+    return world_of(game).fold_seeds(game, fold, min(n, size))
 
 
 def open_game(
