@@ -101,3 +101,41 @@ def test_a_scienceworld_step_says_what_the_game_says():
 def test_an_unknown_task_on_the_command_line_is_one_line(tmp_path, cli, one_line):
     r = cli("bct.generate", "+game=scienceworld-boill", f"out_dir={tmp_path}", "progress=false")
     one_line(r, "unknown game 'scienceworld-boill'; did you mean 'scienceworld-boil'?")
+
+
+@pytest.mark.slow
+def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path):
+    """One checkpoint of two ScienceWorld tasks, evaluated with no game named: a results folder for each
+    task, its episodes played by writing actions (no valid-action list read) through the same rollout."""
+    import json
+
+    from bct.config.settings import EvaluateSettings, TrainSettings
+    from bct.jobs.evaluation import evaluate_all
+    from bct.seq2seq.training import train
+
+    games = ["scienceworld-lifespan-longest-lived", "scienceworld-find-non-living-thing"]
+    run = train(
+        TrainSettings(
+            games=games,
+            modules=False,
+            entities="text",
+            model="t5-tiny-scratch",
+            epochs=2,
+            num_games=3,
+            data_dir=str(tmp_path / "data"),
+            checkpoint_dir=str(tmp_path / "ck"),
+            progress=False,
+        )
+    )
+    outs = evaluate_all(
+        EvaluateSettings(
+            checkpoint=str(run), num_variations=2, step_limit=12, results_dir=str(tmp_path / "results"), progress=False
+        )
+    )
+    assert [json.loads((out / "results.json").read_text())["game"] for out in outs] == games
+    for out in outs:
+        r = json.loads((out / "results.json").read_text())
+        assert r["num_variations"] == 2 and r["settings"]["decoding"] == "generate" and 0.0 <= r["avg_score"] <= 1.0
+        episodes = [json.loads(line) for line in (out / "histories.jsonl").read_text().splitlines()]
+        assert sorted(e["seed"] for e in episodes) == fold_seeds(get_game(r["game"]), r["fold"], 2)
+        assert all(e["history"] for e in episodes)

@@ -52,6 +52,9 @@ class Agent:
     # whether one call decides for many episodes at once more cheaply than one by one (a model's forward
     # pass); an agent that decides per episode gains nothing from more games at once than cores
     batched = False
+    # whether it reads the valid-action list (a world may skip listing where nobody reads it: ScienceWorld's
+    # is most of a step's time)
+    reads_valid_actions = True
 
     def __init__(self, game: Game | None, modules: bool | None = None, **config) -> None:
         if game is None:

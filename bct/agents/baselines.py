@@ -15,6 +15,7 @@ class OracleAgent(Agent):
     """Plays the gold trajectory that bct.generate writes as training data."""
 
     name = "oracle"
+    reads_valid_actions = False  # it plays the gold path
 
     def __init__(self, game: Game | None, modules: bool | None = None) -> None:
         super().__init__(game, modules)
@@ -24,7 +25,7 @@ class OracleAgent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
         if key not in self._envs:
-            self._envs[key] = open_game(game, modules)
+            self._envs[key] = open_game(game, modules, list_actions=False)
         self._plans[seed] = play_gold(self._envs[key], seed, fold, modules).actions
 
     def act(self, batch: list[Observation]) -> list[Decision]:

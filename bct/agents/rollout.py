@@ -114,10 +114,11 @@ def env_slots(agent: Agent, batch_size: int, todo: int) -> int:
     return max(1, n)
 
 
-def start_envs(game: Game, modules: bool, n: int) -> list[ModularEnv]:
-    """`n` environments (one JVM each), started in parallel."""
+def start_envs(game: Game, modules: bool, n: int, list_actions: bool = True) -> list[ModularEnv]:
+    """`n` environments (one JVM each), started in parallel; `list_actions=False` where the agent reads no
+    valid-action list."""
     with ThreadPoolExecutor(max(1, n)) as pool:
-        return list(pool.map(lambda _: open_game(game, modules), range(n)))
+        return list(pool.map(lambda _: open_game(game, modules, list_actions=list_actions), range(n)))
 
 
 def rollout(
@@ -144,7 +145,7 @@ def rollout(
         return []
     own = envs is None
     if own:
-        envs = start_envs(game, modules, env_slots(agent, batch_size, len(queue)))
+        envs = start_envs(game, modules, env_slots(agent, batch_size, len(queue)), agent.reads_valid_actions)
     free, active, results, retried = list(envs), [], [], set()
 
     def finish(result: EpisodeResult) -> None:
@@ -155,7 +156,7 @@ def rollout(
     def fail(ep: Episode, reason: str, retry: bool, broken_env: bool) -> None:
         active.remove(ep)
         if broken_env:  # a fresh JVM in its place
-            envs[envs.index(ep.env)] = fresh = open_game(game, modules)
+            envs[envs.index(ep.env)] = fresh = open_game(game, modules, list_actions=agent.reads_valid_actions)
             ep.env.kill()
             ep.env = fresh
         free.append(ep.env)

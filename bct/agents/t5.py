@@ -126,6 +126,8 @@ class T5Agent(Agent):
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
         self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
+        # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
+        self.reads_valid_actions = not (decoding == "generate" and game is not None and world_of(game).free_actions)
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
         if num_beams % self.beam_groups:
             raise UserError(
@@ -175,9 +177,12 @@ class T5Agent(Agent):
         games = trained_games(trained)
         trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
         representation = of_checkpoint(trained, checkpoint)
-        decoding = decoding or run.get("eval_defaults", {}).get("decoding", "generate")
-        generate = decoding == "generate"
         game = game.with_memory(trained_on.memory) if game else trained_on
+        # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
+        # actions, unless agent.decoding=rank says otherwise
+        default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
+        decoding = decoding or default or "generate"
+        generate = decoding == "generate"
         config = {
             "decoding": decoding,
             "num_beams": num_beams,

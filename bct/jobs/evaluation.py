@@ -189,7 +189,8 @@ def _evaluate_into(
 
     game, modules, failed = agent.game, agent.modules, []
     needed = gold_modules(game, modules)
-    envs = shared or (start_envs(game, modules, env_slots(agent, cfg.batch_size, len(todo))) if todo else [])
+    slots = env_slots(agent, cfg.batch_size, len(todo))
+    envs = shared or (start_envs(game, modules, slots, agent.reads_valid_actions) if todo else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     bar = tqdm(
         total=len(wanted),
