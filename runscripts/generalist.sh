@@ -28,7 +28,8 @@ for game in $TALES; do  # TALES's settings (those it trained on are found alread
     "results_dir=$RESULTS" progress=false | tail -n 1
 done
 PLANNED=$($py -c "
-from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES, get_game
+from bct.worlds.registry import get_game
+from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 from bct.worlds.twx.planner import has_rules
 for g in dict.fromkeys([*TWX_GAMES, *TALES_ENVS.values()]):
     print(g, int(has_rules(get_game(g))))")

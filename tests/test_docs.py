@@ -93,13 +93,16 @@ def test_a_documented_script_exists(script):
 
 PY_IMPORTS = [
     (page.name, m.group(1), name.strip())
-    for page in PAGES
-    for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
-    for m in re.finditer(r"^from (bct[\w.]*) import ([\w, ]+)$", block, re.M)
+    for page in [*PAGES, *sorted((ROOT / "runscripts").glob("*.sh"))]
+    for block in (
+        re.findall(r"```python\n(.*?)```", page.read_text(), re.S) if page.suffix == ".md" else [page.read_text()]
+    )
+    for m in re.finditer(r"^\s*from (bct[\w.]*) import ([\w, ]+)$", block, re.M)
     for name in m.group(2).split(",")
 ]
 
 
 @pytest.mark.parametrize("page, module, name", PY_IMPORTS)
 def test_a_documented_import_names_what_is_there(page, module, name):
+    """Python in the README, docs/ and the runscripts imports what is there (a moved name breaks no script)."""
     assert PY_IMPORTS and hasattr(importlib.import_module(module), name), f"{page}: from {module} import {name}"
