@@ -65,3 +65,12 @@ def invalid_share(row: dict) -> float | None:
         return None
     replies = (row.get("avg_steps") or 0) * row.get("num_variations", 0)
     return row.get("agent_stats", {}).get("invalid_replies", 0) / replies if replies else 0.0
+
+
+def best_in_play(r: dict) -> float | None:
+    """The mean over a row's episodes of the best score reached during play (TALES's measure), from its
+    play logs; None where it has none."""
+    played = episodes(r)
+    if not played:
+        return None
+    return sum(max([0.0, *(h["score"] for h in e["history"])]) for e in played) / len(played)

@@ -7,12 +7,15 @@ python -m bct.report results --html report.html   # one self-contained page: tab
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
+from bct.core.files import write_atomic
 from bct.reports.results import collect, invalid_share
+from bct.reports.scienceworld import scienceworld_table
 from bct.worlds.registry import FOLDS, modules_label
 
 
@@ -54,6 +57,11 @@ def main() -> None:
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
     Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
+    science = scienceworld_table(rows)
+    if science:  # ScienceWorld's tasks, one row each, beside the published figures
+        out = Path(args.results_dir) / "scienceworld-table.md"
+        write_atomic(out, science)
+        print(f"{science}\nwrote {out}")
     if args.html:
         from bct.reports.html import write_html
 

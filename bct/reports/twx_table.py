@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import collect, episodes
+from bct.reports.results import best_in_play, collect
 from bct.worlds.registry import get_game
 from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 
@@ -109,15 +109,6 @@ TALES_BEST = {
     "TWXSimonSaysWithMemory100": "1.00 (gpt-4o); 0.51 (o3-medium)",
 }
 SPECIALISTS = ("T5 offline + modules + memory", "T5 offline + modules (no memory)")
-
-
-def best_in_play(r: dict) -> float | None:
-    """The mean over a row's episodes of the best score reached during play (TALES's measure), from its
-    play logs; None where it has none."""
-    played = episodes(r)
-    if not played:
-        return None
-    return sum(max([0.0, *(h["score"] for h in e["history"])]) for e in played) / len(played)
 
 
 def generalist_table(rows: list[dict]) -> str:

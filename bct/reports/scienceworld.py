@@ -1,0 +1,66 @@
+"""ScienceWorld's 30 tasks, one row each: every agent evaluated on them (the learned ones, oracle, random),
+beside the published figures. `python -m bct.report DIR` writes it (`DIR/scienceworld-table.md`) where DIR
+holds ScienceWorld results.
+
+Two scores per agent: bct's (the final score of each episode, negatives as 0) and TALES's (the best score
+reached during play, read from the play logs). ScienceWorld's score can fall (and a task fails at -100), so
+the second is never below the first. Published: SwiftSage (Swift, flan-t5-large cloned from ScienceWorld's
+oracle paths with recent actions, plus GPT-4) 84.7 over the 30 tasks' test variations; TALES's best LLMs,
+zero-shot, best score in play on one test variation per seed: claude-opus-4.5 0.940, o3 (medium) 0.930,
+claude-opus-4.6 0.920, gpt-5.1 0.902.
+"""
+
+from __future__ import annotations
+
+from bct.reports.results import best_in_play
+from bct.worlds.registry import GROUPS
+
+PUBLISHED = [
+    ("SwiftSage (flan-t5-large 770M + GPT-4), mean over 30 tasks, test", 0.847),
+    ("TALES: claude-opus-4.5, zero-shot, best score in play", 0.940),
+    ("TALES: o3 (medium)", 0.930),
+    ("TALES: claude-opus-4.6", 0.920),
+    ("TALES: gpt-5.1", 0.902),
+]
+TASKS = GROUPS["scienceworld"]
+
+
+def agent_name(r: dict) -> str:
+    """A column per agent: a learned one by its run, a baseline by its kind."""
+    return r["run"].split("-on-")[0] if r["agent"] == "t5" else r["agent"]
+
+
+def scienceworld_table(rows: list[dict]) -> str:
+    """Markdown: a row per task, a column pair per agent (final score, best in play; steps), a mean row, then
+    the published means."""
+    rows = [r for r in rows if r["game"] in TASKS]
+    if not rows:
+        return ""
+    agents = list(dict.fromkeys(agent_name(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
+    cell = {(agent_name(r), r["game"]): r for r in rows}
+    head = "| task | " + " | ".join(f"{a}: final (best in play), steps" for a in agents) + " |"
+    lines = [head, "|" + " --- |" * (len(agents) + 1)]
+    sums = {a: [0.0, 0.0, 0] for a in agents}
+    for task in TASKS:
+        cells = []
+        for a in agents:
+            r = cell.get((a, task))
+            if r is None:
+                cells.append("")
+                continue
+            best = best_in_play(r)
+            best = r["avg_score"] if best is None else best
+            sums[a][0] += r["avg_score"]
+            sums[a][1] += best
+            sums[a][2] += 1
+            cells.append(f"{r['avg_score']:.2f} ({best:.2f}), {r['avg_steps']:.0f}")
+        lines.append(f"| {task.removeprefix('scienceworld-')} | " + " | ".join(cells) + " |")
+    means = [f"**{s[0] / s[2]:.3f} ({s[1] / s[2]:.3f})**, {s[2]} tasks" if s[2] else "" for s in sums.values()]
+    lines.append("| mean | " + " | ".join(means) + " |")
+    lines += [
+        "",
+        "Published (not the same test: see the notes below the table's source, bct/reports/scienceworld.py):",
+        "",
+    ]
+    lines += [f"- {name}: {score:.3f}" for name, score in PUBLISHED]
+    return "\n".join(lines) + "\n"
