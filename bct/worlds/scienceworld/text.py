@@ -6,6 +6,14 @@ from __future__ import annotations
 import functools
 import re
 
+# The words of ScienceWorld's action templates ("move OBJ to OBJ", "pick up OBJ", ...; its gold paths also
+# write "go to", "pour OBJ into OBJ", "examine OBJ", "teleport to"): what an action says beyond the things
+# it names.
+COMMAND_WORDS = frozenset(
+    "activate close connect to deactivate disconnect dunk in eat flush focus on go inventory look around at mix "
+    "move open pick up pour into put down read reset task use wait wait1 examine teleport".split()
+)
+
 _ROOM = re.compile(r"This room is called the ([\w ]+?)\.")
 _DOOR = re.compile(r"A door to the ([\w ]+?) \(that is (open|closed)\)")
 

@@ -1,0 +1,64 @@
+"""Whether the agent can name what it must do: the share of gold actions whose words all appear in the
+packed Markov prompt (beyond the words of the world's action templates: "pick up", "move ... to") (task, observation, inventory, look, previous action and observation), as written and,
+with a run's tokenizer, within the first max_source_length tokens the model reads. Per game, on generated
+data.
+
+    python bench/prompt_fit.py data/scienceworld-*/nomodules/train.jsonl [--checkpoint checkpoints/RUN]
+
+Prints per game: examples, the share whose action words (template words aside) are all in the prompt, the share within the
+tokens the model reads (with --checkpoint), and the prompt's median and largest length in tokens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+from bct.worlds.scienceworld.text import COMMAND_WORDS
+
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def words(text: str) -> set[str]:
+    return set(WORD.findall(text.lower()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--checkpoint", default=None, help="a run whose tokenizer and max_source_length to apply")
+    args = ap.parse_args()
+    tok, limit = None, None
+    if args.checkpoint:
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(args.checkpoint)
+        limit = json.loads((Path(args.checkpoint) / "bct_config.json").read_text())["settings"]["max_source_length"]
+    per = defaultdict(lambda: {"n": 0, "seen": 0, "read": 0, "lengths": []})
+    for f in args.files:
+        for line in Path(f).read_text().splitlines():
+            ex = json.loads(line)
+            g = per[ex["game"]]
+            g["n"] += 1
+            target = words(ex["target"]) - COMMAND_WORDS
+            g["seen"] += target <= words(ex["source"])
+            if tok is not None:
+                ids = tok(ex["source"]).input_ids
+                g["lengths"].append(len(ids))
+                read = tok.decode(ids[:limit], skip_special_tokens=True)
+                g["read"] += target <= words(read)
+    print(f"{'game':55} {'examples':>8} {'in prompt':>10} {'read':>8} {'tokens (median, max)':>22}")
+    for game, g in sorted(per.items()):
+        read = f"{g['read'] / g['n']:.3f}" if tok is not None else ""
+        size = f"{statistics.median(g['lengths']):.0f}, {max(g['lengths'])}" if g["lengths"] else ""
+        print(f"{game:55} {g['n']:>8} {g['seen'] / g['n']:>10.3f} {read:>8} {size:>22}")
+    n = sum(g["n"] for g in per.values())
+    print(f"{'all':55} {n:>8} {sum(g['seen'] for g in per.values()) / n:>10.3f}")
+
+
+if __name__ == "__main__":
+    main()
