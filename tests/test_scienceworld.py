@@ -104,29 +104,18 @@ def test_an_unknown_task_on_the_command_line_is_one_line(tmp_path, cli, one_line
 
 
 @pytest.mark.slow
-def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path):
+def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path, train_config):
     """One checkpoint of two ScienceWorld tasks, evaluated with no game named: a results folder for each
     task, its episodes played by writing actions (no valid-action list read) through the same rollout."""
     import json
 
-    from bct.config.settings import EvaluateSettings, TrainSettings
+    from bct.config.settings import EvaluateSettings
     from bct.jobs.evaluation import evaluate_all
     from bct.seq2seq.training import train
 
     games = ["scienceworld-lifespan-longest-lived", "scienceworld-find-non-living-thing"]
-    run = train(
-        TrainSettings(
-            games=games,
-            modules=False,
-            entities="text",
-            model="t5-tiny-scratch",
-            epochs=2,
-            num_games=3,
-            data_dir=str(tmp_path / "data"),
-            checkpoint_dir=str(tmp_path / "ck"),
-            progress=False,
-        )
-    )
+    tiny = ["modules=false", "entities=text", "model=t5-tiny-scratch", "epochs=2", "num_games=3"]
+    run = train(train_config(f"games=[{','.join(games)}]", *tiny))
     outs = evaluate_all(
         EvaluateSettings(
             checkpoint=str(run), num_variations=2, step_limit=12, results_dir=str(tmp_path / "results"), progress=False

@@ -151,3 +151,21 @@ class World:
     # whether its parser takes commands beyond its valid-action list (the list is then a hint, and gold
     # paths are not checked against it)
     free_actions: bool = False
+
+    @classmethod
+    def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:
+        """A world from its folder's modules: games.py (GAMES, ALIASES, GROUPS, fold_seeds, fold_size), gold.py
+        (gold_path, gold_modules), text.py (names) and its environment class."""
+        return cls(
+            name=name,
+            games=games.GAMES,
+            aliases=games.ALIASES,
+            groups=getattr(games, "GROUPS", {}),
+            fold_seeds=games.fold_seeds,
+            fold_size=games.fold_size,
+            open=env,
+            gold_path=gold.gold_path,
+            gold_modules=gold.gold_modules,
+            names=text.names,
+            **more,
+        )

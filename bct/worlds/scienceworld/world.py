@@ -1,4 +1,5 @@
-"""ScienceWorld as a world of bct (the interface: bct/worlds/base.py)."""
+"""ScienceWorld as a world of bct (the interface: bct/worlds/base.py). Its parser takes commands beyond
+its valid-action list (free_actions)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,12 @@ from bct.worlds.base import World
 from bct.worlds.scienceworld import games, gold, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
 
-SCIENCEWORLD = World(
-    name="scienceworld",
-    games=games.GAMES,
-    aliases=games.ALIASES,
-    groups=games.GROUPS,
-    fold_seeds=games.fold_seeds,
-    fold_size=games.fold_size,
-    open=ScienceWorldEnv,
-    gold_path=gold.gold_path,
-    gold_modules=gold.gold_modules,
-    names=text.names,
+SCIENCEWORLD = World.of(
+    "scienceworld",
+    games,
+    gold,
+    text,
+    ScienceWorldEnv,
     version=lambda: {"scienceworld_version": version("scienceworld")},
     free_actions=True,
 )
