@@ -49,10 +49,13 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
 
-# the gold paths are 5 to 178 actions long; an evaluation's default step limit leaves room for the longest
-# of each task (module calls included)
-LONG = {"grow-fruit": 200, "grow-plant": 200, "inclined-plane-friction-unnamed-surfaces": 300}
-LONG |= {t: 300 for t in VARIATIONS if t.startswith("mendelian-genetics")}
+# An evaluation's default step limit leaves room for the longest gold path of each task: on the first 10 dev
+# and test variations, boil's reach 184 actions, melt's 159, freeze's 145 (train variation 0 of
+# inclined-plane-friction-unnamed-surfaces: 178, of the genetics tasks 130-144); every other task measured
+# stays under 100.
+LONG = {t: 250 for t in ("boil", "melt", "freeze", "change-the-state-of-matter-of")}
+LONG |= {t: 300 for t in VARIATIONS if t.startswith(("mendelian-genetics", "inclined-plane-friction-unnamed"))}
+LONG |= {"grow-fruit": 200}
 STEP_LIMIT = 150
 
 
