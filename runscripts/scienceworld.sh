@@ -5,14 +5,14 @@
 # per-task table (final score and best score in play, beside SwiftSage's and TALES's published means) and
 # the HTML report.
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer),
-#   GAMES (train variations per task, 10), EPOCHS (4); extra Hydra overrides go to bct.train.
+#   GAMES (train variations per task, 10), EPOCHS (3); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld}
 VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-10}
-EPOCHS=${EPOCHS:-4}
+EPOCHS=${EPOCHS:-3}
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)

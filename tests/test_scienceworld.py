@@ -151,6 +151,6 @@ def test_the_per_task_table_has_a_row_per_task_both_scores_and_the_published_mea
     md = scienceworld_table(rows)
     lines = md.splitlines()
     assert lines[0].startswith("| task | sw-run: final (best in play)") and "random" in lines[0]
-    assert sum(line.startswith("| ") for line in lines) == 2 + 30 + 1  # head, rule, 30 tasks, the mean
+    assert sum(line.startswith("|") for line in lines) == 2 + 30 + 1  # head, rule, 30 tasks, the mean
     assert "| boil | 0.50 (0.75), 3 | 0.00 (0.10), 3 |" in md
     assert "| mean | **0.750 (0.875)**, 2 tasks" in md and "SwiftSage" in md and "0.940" in md

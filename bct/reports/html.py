@@ -129,6 +129,14 @@ def generalist_html(rows: list[dict]) -> str:
     return "<h2>One agent for every game</h2>" + markdown_html(generalist_table(tested))
 
 
+def scienceworld_html(rows: list[dict]) -> str:
+    """ScienceWorld's per-task table (bct.reports.scienceworld) where the results hold its tasks' test rows."""
+    from bct.reports.scienceworld import scienceworld_table
+
+    md = scienceworld_table([r for r in rows if r["fold"] == "test"])
+    return "<h2>ScienceWorld's 30 tasks</h2>" + markdown_html(md) if md else ""
+
+
 def chart_image(results_dir: Path, rows: list[dict]) -> str:
     """The comparison chart of the paper's four games (bct.compare) as an embedded PNG; '' without any."""
     from bct.reports.compare import PUBLISHED, chart, table
@@ -203,6 +211,7 @@ def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> P
         "normalised score, averaged over variations; steps include module calls (env: game actions only).</p>",
         results_table(rows),
         generalist_html(rows),
+        scienceworld_html(rows),
         chart_image(results_dir, rows),
         "<h2>Episodes</h2>",
         '<div class="filters">agent <select id="agent-filter"><option value="">all</option>',

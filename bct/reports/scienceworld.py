@@ -39,7 +39,7 @@ def scienceworld_table(rows: list[dict]) -> str:
     agents = list(dict.fromkeys(agent_name(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
     cell = {(agent_name(r), r["game"]): r for r in rows}
     head = "| task | " + " | ".join(f"{a}: final (best in play), steps" for a in agents) + " |"
-    lines = [head, "|" + " --- |" * (len(agents) + 1)]
+    lines = [head, "|" + "---|" * (len(agents) + 1)]
     sums = {a: [0.0, 0.0, 0] for a in agents}
     for task in TASKS:
         cells = []
