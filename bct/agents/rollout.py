@@ -62,7 +62,7 @@ class Episode:
             list(self.actions),
         )
 
-    def apply(self, ob: Observation, decision, step_limit: int, repeat_limit: int) -> None:
+    def apply(self, ob: Observation, decision, step_limit: int, repeat_limit: int | None) -> None:
         step = self.env.step(decision.action)
         self.steps.append(step)
         self.actions.append(decision.action)
@@ -83,7 +83,7 @@ class Episode:
             self.stop = "done"
         elif len(self.actions) >= step_limit:
             self.stop = "step_limit"
-        elif len(self.actions) >= repeat_limit and len(set(self.actions[-repeat_limit:])) == 1:
+        elif repeat_limit and len(self.actions) >= repeat_limit and len(set(self.actions[-repeat_limit:])) == 1:
             self.stop = "repeats"
 
     def result(self) -> EpisodeResult:
@@ -129,7 +129,7 @@ def rollout(
     modules: bool,
     batch_size: int = 32,
     step_limit: int = 50,
-    repeat_limit: int = 4,
+    repeat_limit: int | None = 4,
     on_done: Callable[[EpisodeResult], None] | None = None,
     envs: list[ModularEnv] | None = None,
     env_timeout: float = 120.0,

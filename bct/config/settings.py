@@ -93,7 +93,7 @@ class PlaySettings(Strict):
 
     num_variations: NumVariations
     step_limit: Optional[AtLeast1]  # None: the game's own (Game.step_limit)
-    repeat_limit: Annotated[int, Field(ge=2)]
+    repeat_limit: Optional[Annotated[int, Field(ge=2)]]  # None: the game's own (Game.repeat_limit)
     batch_size: AtLeast1
 
 

@@ -29,7 +29,7 @@ def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
         "modules": agent.modules,
         "fold": cfg.fold,
         "step_limit": cfg.step_limit or agent.game.step_limit,
-        "repeat_limit": cfg.repeat_limit,
+        "repeat_limit": cfg.repeat_limit or agent.game.repeat_limit,
         **agent.settings(),
     }
 
@@ -223,7 +223,7 @@ def _evaluate_into(
             modules,
             cfg.batch_size,
             settings["step_limit"],
-            cfg.repeat_limit,
+            settings["repeat_limit"],
             finished,
             envs=envs,
         )

@@ -47,6 +47,9 @@ class Game:
     memory_default: bool = False  # the preset's own setting: on for the games that need to remember
     memory_module: str = "memory"  # which working memory (bct/modules/): its facts and rules fit the game
     step_limit: int = 50  # an evaluation's default actions per episode (module calls included)
+    # an evaluation's default stop after this many identical actions in a row (None: none; a world where
+    # waiting or looking again passes time repeats by design)
+    repeat_limit: int | None = 4
     # the parameters the world's game accepts, each with its range (`game.params.NAME=VALUE`)
     accepts: Mapping[str, tuple[int, int]] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
