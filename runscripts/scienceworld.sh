@@ -25,7 +25,8 @@ $py -m bct.train games=[scienceworld] modules=false entities=text model=t5-cpu-s
   "epochs=$EPOCHS" run_name=scienceworld progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
 tail -n 1 "$RESULTS/logs/train.log"
 echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
-$py -m bct.evaluate checkpoint=checkpoints/scienceworld fold=test "num_variations=$VARIATIONS" \
+# greedy: the agent writes its action (ScienceWorld's parser judges it), so only the best candidate is used
+$py -m bct.evaluate checkpoint=checkpoints/scienceworld fold=test "num_variations=$VARIATIONS" agent.num_beams=1 \
   "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
 for game in $TASKS; do
