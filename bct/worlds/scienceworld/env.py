@@ -34,7 +34,10 @@ class ScienceWorldEnv:
         check_fold(fold)
         if fold_of(self.game, seed) != fold:
             raise UserError(f"{self.game.name}: variation {seed} is not in its {fold} fold")
-        self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=gold)
+        # always with the gold path generated: making it changes the variation's world (a replay of its own gold
+        # path in a world loaded without it can fall short: power-component-renewable, boil), so every agent
+        # plays the same world as the oracle and the data; nothing of it reaches an agent
+        self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=True)
         self.sw.server.reset()
         self.sw.lastStepScore = 0
         return self._state(self.sw.server.step("look around"))
