@@ -1,4 +1,5 @@
-"""Representations: placeholders exact on every gold step of every game preset, single tokens for the model."""
+"""Representations: placeholders exact on every gold step of every TWX game preset (they rewrite the valid
+actions; ScienceWorld's data lists none), single tokens for the model."""
 
 import json
 import re
@@ -10,7 +11,7 @@ from bct.data.generation import generate
 from bct.data.prompt import training_pair
 from bct.data.representation import get_representation
 from bct.seq2seq.tokenizer import train_tokenizer
-from bct.worlds.registry import GAMES
+from bct.worlds.twx.games import GAMES
 
 PLACEHOLDERS_REP = get_representation("placeholders")
 
