@@ -59,7 +59,9 @@ def scienceworld_table(rows: list[dict]) -> str:
     lines.append("| mean | " + " | ".join(means) + " |")
     lines += [
         "",
-        "Published (not the same test: see the notes below the table's source, bct/reports/scienceworld.py):",
+        "Published, not the same test: SwiftSage acts from a history of recent actions with GPT-4 as planner; "
+        "TALES's LLMs play zero-shot, one test variation per seed, and count the best score reached in play (in "
+        "brackets above); bct's agents are scored by the final state of the variations shown.",
         "",
     ]
     lines += [f"- {name}: {score:.3f}" for name, score in PUBLISHED]
