@@ -40,6 +40,7 @@ class ScienceWorldEnv:
         self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=True)
         self.sw.server.reset()
         self.sw.lastStepScore = 0
+        self.task = str(self.sw.server.freeActionTaskDesc())  # fixed for the episode: asked once, not every step
         return self._state(self.sw.server.step("look around"))
 
     def step(self, action: str) -> GameState:
@@ -49,7 +50,7 @@ class ScienceWorldEnv:
         raw = int(round(100 * self.sw.server.getScore()))
         failed = raw < 0
         return GameState(
-            task=str(self.sw.server.freeActionTaskDesc()),
+            task=self.task,
             observation=str(observation),
             look=str(self.sw.server.freeActionLook()),
             inventory=str(self.sw.server.freeActionInventory()),
