@@ -167,11 +167,12 @@ def test_registry_and_ownership():
         "kb-twc",
         "memory",
         "memory-mapreader",
+        "memory-scienceworld",
         "memory-twc",
     }
     with pytest.raises(
         UserError,
-        match="valid choices: calc, kb-twc, memory, memory-mapreader, memory-twc, navigation, navigation-directions, sortquantity",
+        match="valid choices: calc, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, sortquantity",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

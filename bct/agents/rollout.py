@@ -19,7 +19,7 @@ from bct.core.threads import available_cores
 from bct.data.prompt import prompt_at
 from bct.worlds.base import Game
 from bct.worlds.play import ModularEnv, Step
-from bct.worlds.registry import open_game
+from bct.worlds.registry import open_game, world_of
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +79,17 @@ class Episode:
                 **decision.info,
             }
         )
+        counted, total_limit = self.actions, step_limit
+        if world_of(self.game).limits_count_game_actions:  # module calls pass no time (ScienceWorld's memory)
+            counted = [a for a, s in zip(self.actions, self.steps[1:]) if not s.from_module]
+            total_limit = 2 * step_limit  # but an agent asking its modules in a loop still stops
         if step.done:
             self.stop = "done"
-        elif len(self.actions) >= step_limit:
+        elif len(counted) >= step_limit or len(self.actions) >= total_limit:
             self.stop = "step_limit"
-        elif repeat_limit and len(self.actions) >= repeat_limit and len(set(self.actions[-repeat_limit:])) == 1:
+        elif repeat_limit and any(
+            len(acts) >= repeat_limit and len(set(acts[-repeat_limit:])) == 1 for acts in (counted, self.actions)
+        ):
             self.stop = "repeats"
 
     def result(self) -> EpisodeResult:

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-import spacy
-from spacy.matcher import Matcher
-from spacy.tokens import Doc, Span
-from spacy.util import compile_suffix_regex
+if TYPE_CHECKING:  # spaCy is imported where text is first read: training and reports never load it
+    from spacy.language import Language
+    from spacy.matcher import Matcher
+    from spacy.tokens import Doc, Span
 
 
 @functools.cache
-def nlp() -> spacy.language.Language:
+def nlp() -> Language:
     """A blank English tokenizer that also splits quantities such as '12ml' and '43l'."""
+    import spacy
+    from spacy.util import compile_suffix_regex
+
     pipeline = spacy.blank("en")
     suffixes = [*pipeline.Defaults.suffixes, r"(?<=[0-9])(?:ml|l|mm|cm|m|mg|g|kg)"]
     pipeline.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
@@ -44,6 +48,8 @@ def sentences(text: str, keys: tuple[str, ...] = ()) -> list[str]:
 
 
 def matcher(patterns: dict[str, list[list[dict]]]) -> Matcher:
+    from spacy.matcher import Matcher
+
     m = Matcher(nlp().vocab)
     for label, pats in patterns.items():
         m.add(label, pats, greedy="LONGEST")
@@ -75,3 +81,10 @@ def fmt(value: float) -> str:
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def filter_spans(spans: list[Span]) -> list[Span]:
+    """The longest of overlapping spans (spaCy's filter_spans)."""
+    from spacy.util import filter_spans as longest
+
+    return longest(spans)

@@ -8,6 +8,7 @@ from bct.modules.calc import Calc
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.memory import Memory
 from bct.modules.memory_mapreader import GoalMemory
+from bct.modules.memory_scienceworld import ScienceWorldMemory
 from bct.modules.memory_twc import TidyMemory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
@@ -22,6 +23,7 @@ MODULES: dict[str, type[Module]] = {
     "memory": Memory,
     "memory-twc": TidyMemory,
     "memory-mapreader": GoalMemory,
+    "memory-scienceworld": ScienceWorldMemory,
 }
 
 # modules=all: every module is offered in every game, beside the game's own and its working memory; the

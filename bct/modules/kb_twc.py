@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 import functools
-
-from spacy.matcher import PhraseMatcher
-from spacy.util import filter_spans
+from typing import TYPE_CHECKING
 
 from bct.core import language
 from bct.modules.base import Module, quote
 from bct.worlds.twx.objects import knowledge
 
+if TYPE_CHECKING:
+    from spacy.matcher import PhraseMatcher
+
 
 @functools.cache
 def _object_matcher() -> PhraseMatcher:
+    from spacy.matcher import PhraseMatcher
+
     m = PhraseMatcher(language.nlp().vocab, attr="LOWER")
     m.add("object", [language.doc(name) for name in knowledge()])
     return m
@@ -24,7 +27,7 @@ def _object_matcher() -> PhraseMatcher:
 def read_objects(sentence: str) -> tuple[str, ...]:
     """Known objects mentioned in one sentence, longest names first where they overlap."""
     d = language.doc(sentence)
-    return tuple(span.text for span in filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]))
+    return tuple(span.text for span in language.filter_spans([d[s:e] for _, s, e in _object_matcher()(d)]))
 
 
 class KnowledgeBaseTWC(Module):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 
 import pint
-from spacy.util import filter_spans
 
 from bct.core import language
 from bct.modules.base import Module, quote
@@ -47,7 +46,7 @@ def read_quantities(sentence: str) -> tuple[tuple[str, tuple[str, float]], ...]:
     """
     d = language.doc(sentence)
     found = []
-    for span in filter_spans([language.extend_words(d[s:e]) for _, s, e in _matcher()(d)]):
+    for span in language.filter_spans([language.extend_words(d[s:e]) for _, s, e in _matcher()(d)]):
         amount = language.number(span[0].text)
         unit = span[1].text if span[2:3] and span[2].lower_ == "of" else None
         q = quantity(amount, unit) if amount is not None else None

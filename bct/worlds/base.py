@@ -46,7 +46,8 @@ class Game:
     memory: bool = False  # played with the working memory (bct/modules/memory.py) beside its module
     memory_default: bool = False  # the preset's own setting: on for the games that need to remember
     memory_module: str = "memory"  # which working memory (bct/modules/): its facts and rules fit the game
-    step_limit: int = 50  # an evaluation's default actions per episode (module calls included)
+    step_limit: int = 50  # an evaluation's default actions per episode (module calls included but where
+    # the world's limits count game actions only)
     # an evaluation's default stop after this many identical actions in a row (None: none; a world where
     # waiting or looking again passes time repeats by design)
     repeat_limit: int | None = 4
@@ -154,6 +155,9 @@ class World:
     # whether its parser takes commands beyond its valid-action list (the list is then a hint, and gold
     # paths are not checked against it)
     free_actions: bool = False
+    # whether an episode's step and repeat limits count its game actions only (module calls pass no time in
+    # the game, and a loop of game actions stays a loop with memory calls between them)
+    limits_count_game_actions: bool = False
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:

@@ -87,6 +87,9 @@ GAMES: dict[str, Game] = {
         "",
         "",
         "scienceworld",
+        memory=True,  # played with its working memory unless `memory=false` (`scienceworld-boil-nomemory`)
+        memory_default=True,
+        memory_module="memory-scienceworld",
         step_limit=LONG.get(task, STEP_LIMIT),
         repeat_limit=None if task.startswith("inclined-plane") else REPEATS,
         accepts=accepts(task),

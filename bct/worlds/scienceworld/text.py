@@ -35,3 +35,34 @@ def names(text: str) -> list[str]:
     """Every room the fixed sentences of `text` name (the room described, the rooms its doors lead to)."""
     here = room(text)
     return [*([here] if here else []), *(r for r, _ in doors(text))]
+
+
+_FOCUS = re.compile(r"You focus on the (.+?)\.")
+_TEMPERATURE = re.compile(r"measures a temperature of (-?\d+(?:\.\d+)?) degrees celsius")
+_RECIPE = re.compile(r"The recipe reads: (.+?)\.?$")
+_THRESHOLD = re.compile(r"is above (-?\d+(?:\.\d+)?) degrees celsius")
+
+
+def focus(observation: str) -> str | None:
+    """What "You focus on the X." names."""
+    m = _FOCUS.search(observation)
+    return m.group(1) if m else None
+
+
+def temperature(observation: str) -> float | None:
+    """A thermometer's reading in degrees Celsius ("the thermometer measures a temperature of 16 degrees celsius")."""
+    m = _TEMPERATURE.search(observation)
+    return float(m.group(1)) if m else None
+
+
+def recipe(observation: str) -> str | None:
+    """What a recipe read says ("To make salt water, you need to mix sodium chloride, water")."""
+    m = _RECIPE.search(observation.strip())
+    return m.group(1) if m else None
+
+
+def threshold(task: str) -> float | None:
+    """The temperature a measuring task compares with ("If the melting point of X is above 50.0 degrees
+    celsius, focus on ...")."""
+    m = _THRESHOLD.search(task)
+    return float(m.group(1)) if m else None

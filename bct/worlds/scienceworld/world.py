@@ -17,4 +17,5 @@ SCIENCEWORLD = World.of(
     ScienceWorldEnv,
     version=lambda: {"scienceworld_version": version("scienceworld")},
     free_actions=True,
+    limits_count_game_actions=True,
 )

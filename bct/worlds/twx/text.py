@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
-
-from spacy.matcher import Matcher
-from spacy.tokens import Doc
+from typing import TYPE_CHECKING
 
 from bct.core.language import doc, nlp, sentences
+
+if TYPE_CHECKING:
+    from spacy.matcher import Matcher
+    from spacy.tokens import Doc
 
 # The room and task sentences: kind -> (trigger patterns, what may end the name, whether it may hold commas).
 # A name runs from its trigger to the first of its endings; a full stop (or a comma, where commas
@@ -46,6 +48,8 @@ _FACTS = {
 
 @functools.cache
 def _fact_matcher() -> Matcher:
+    from spacy.matcher import Matcher
+
     m = Matcher(nlp().vocab)
     for kind, (patterns, _, _) in _FACTS.items():
         m.add(kind, patterns, greedy="LONGEST" if kind == "edge" else None)
