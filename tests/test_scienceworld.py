@@ -154,3 +154,83 @@ def test_the_per_task_table_has_a_row_per_task_both_scores_and_the_published_mea
     assert sum(line.startswith("|") for line in lines) == 2 + 30 + 1  # head, rule, 30 tasks, the mean
     assert "| boil | 0.50 (0.75), 3 | 0.00 (0.10), 3 |" in md
     assert "| mean | **0.750 (0.875)**, 2 tasks" in md and "SwiftSage" in md and "0.940" in md
+
+
+HALL = (
+    "This room is called the hallway. In it, you see: the agent a picture You also see: A door to the kitchen "
+    "(that is open) A door to the greenhouse (that is closed)"
+)
+KITCHEN = (
+    "This room is called the kitchen. In it, you see: the agent a thermometer a stove You also see: "
+    "A door to the hallway (that is open) A door to the outside (that is closed)"
+)
+TASK = (
+    "Your task is to measure the melting point of lead. If the melting point of lead is above 300.0 degrees "
+    "celsius, focus on the blue box. If the melting point of lead is below 300.0 degrees celsius, focus on the "
+    "orange box."
+)
+
+
+def played(memory, steps):
+    """Feed the memory a sequence of (action, observation, look) as the module interface would."""
+    for action, observation, look in steps:
+        memory.acted(action)
+        memory.observe(observation, look, "In your inventory, you see: a thermometer")
+
+
+def test_scienceworld_memory_answers_what_was_done_and_seen_never_what_to_do():
+    from bct.modules import make_module
+
+    memory = make_module("memory-scienceworld")
+    memory.given(TASK)
+    assert memory.run("recall progress") == "Focused on: nothing yet. Done 0 actions."
+    played(memory, [("look around", HALL, HALL), ("go to kitchen", "You move to the kitchen.", KITCHEN)])
+    played(memory, [("focus on lead", "You focus on the lead.", KITCHEN)])
+    for reading in (20, 150, 320):
+        played(memory, [("examine lead", "a substance called lead", KITCHEN)])
+        played(
+            memory,
+            [
+                (
+                    "use thermometer in inventory on lead",
+                    f"the thermometer measures a temperature of {reading} degrees celsius",
+                    KITCHEN,
+                )
+            ],
+        )
+    answer = memory.run("recall progress")
+    assert "Focused on: lead." in answer
+    assert "Readings of lead: 20, 150, 320 C (latest above 300)." in answer  # the comparison, with the task's threshold
+    assert "Done 9 actions" in answer and "examine lead; use thermometer in inventory on lead (x3)" in answer
+    assert "focus on the blue box" not in answer and "blue box" not in answer  # a fact, never the next action
+    memory.acted("recall progress")  # a module call is not an action done
+    assert "Done 9 actions" in memory.run("recall progress")
+    assert memory.run("recall route greenhouse") == "Route to the greenhouse: kitchen -> hallway -> greenhouse."
+    assert memory.run("recall route kitchen") == "You are in the kitchen."
+    assert memory.run("recall route bathroom") == "No door to the bathroom seen yet."
+    assert memory.run("recall where stove") == "The stove was seen in: kitchen."
+    assert "kitchen: doors to hallway (open), outside (closed)" in memory.run("recall map")
+    assert memory.run("recall tomorrow").startswith("Unknown recall form 'tomorrow'. Usage: recall progress")
+    assert "Where is what?" in memory.run("recall where")
+    memory.reset()
+    assert "Done 0 actions" in memory.run("recall progress")
+
+
+@pytest.mark.slow
+def test_gold_paths_with_memory_keep_its_answer_in_every_prompt():
+    """Every RECALL_EVERY game actions the gold path asks the memory: from then on each game action is chosen
+    with its answer in the prompt, as the observation or the previous one; the episode still reaches 100."""
+    from bct.data.prompt import prompt_at
+    from bct.worlds.scienceworld.gold import RECALL
+
+    g = get_game("scienceworld-boil")
+    assert g.memory and g.memory_module == "memory-scienceworld"
+    with open_game(g, False, list_actions=False) as env:
+        traj = play_gold(env, 0, "train", False)
+    assert traj.ok, traj.error
+    recalls = [i for i, a in enumerate(traj.actions, 1) if a == RECALL]
+    assert recalls and all(traj.steps[i].from_module and "Done " in traj.steps[i].observation for i in recalls)
+    for i in range(recalls[0], len(traj.steps) - 1):  # each game action is chosen with the answer in view
+        if traj.steps[i + 1].action != RECALL:
+            assert "Focused on:" in prompt_at(traj.steps, i), i
+    assert "Focused on: water." in traj.steps[recalls[-1]].observation
