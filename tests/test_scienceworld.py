@@ -130,30 +130,36 @@ def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path, train_config):
         assert all(e["history"] for e in episodes)
 
 
-def test_the_per_task_table_has_a_row_per_task_both_scores_and_the_published_means(tmp_path):
+def test_the_per_task_table_has_a_row_per_task_three_scores_and_the_published_means(tmp_path):
     import json
 
     from bct.reports.scienceworld import scienceworld_table
 
-    def row(run, agent, game, score, best):
+    def row(run, agent, game, score, best, late=None):
+        """An episode reaching `best` in play and ending at `score`; with `late`, it reaches `late` only after
+        100 game actions (150 module calls among them do not count)."""
         path = tmp_path / run / game
         path.mkdir(parents=True)
         history = [{"score": 0.0}, {"score": best}, {"score": score}]
+        if late is not None:
+            calls = [{"score": best, "from_module": True}] * 150
+            history = history[:2] + calls + [{"score": best}] * 98 + [{"score": late}, {"score": score}]
         (path / "histories.jsonl").write_text(json.dumps({"seed": 1, "history": history}) + "\n")
         return {"run": run, "agent": agent, "game": game, "avg_score": score, "avg_steps": 3.0, "path": str(path)}
 
     rows = [
         row("sw-run", "t5", "scienceworld-boil", 0.5, 0.75),
-        row("sw-run-on-scienceworld-melt", "t5", "scienceworld-melt", 1.0, 1.0),
+        row("sw-run-on-scienceworld-melt", "t5", "scienceworld-melt", 1.0, 0.5, late=1.0),
         row("random-scienceworld-boil-nomodules", "random", "scienceworld-boil", 0.0, 0.1),
         row("oracle", "oracle", "twc", 1.0, 1.0),  # another world's: left out
     ]
     md = scienceworld_table(rows)
     lines = md.splitlines()
-    assert lines[0].startswith("| task | sw-run: final (best in play)") and "random" in lines[0]
+    assert lines[0].startswith("| task | sw-run: final (best in play; TALES)") and "random" in lines[0]
     assert sum(line.startswith("|") for line in lines) == 2 + 30 + 1  # head, rule, 30 tasks, the mean
-    assert "| boil | 0.50 (0.75), 3 | 0.00 (0.10), 3 |" in md
-    assert "| mean | **0.750 (0.875)**, 2 tasks" in md and "SwiftSage" in md and "0.940" in md
+    assert "| boil | 0.50 (0.75; 0.75), 3 | 0.00 (0.10; 0.10), 3 |" in md
+    assert "| melt | 1.00 (1.00; 0.50), 3 |" in md  # its best came after TALES's 100 game steps
+    assert "| mean | **0.750 (0.875; 0.625)**, 2 tasks" in md and "SwiftSage" in md and "0.940" in md
 
 
 HALL = (

@@ -67,10 +67,22 @@ def invalid_share(row: dict) -> float | None:
     return row.get("agent_stats", {}).get("invalid_replies", 0) / replies if replies else 0.0
 
 
-def best_in_play(r: dict) -> float | None:
+def best_in_play(r: dict, game_steps: int | None = None) -> float | None:
     """The mean over a row's episodes of the best score reached during play (TALES's measure), from its
-    play logs; None where it has none."""
+    play logs; None where it has none. With `game_steps`, within an episode's first that many game actions
+    (module calls not counted): what a run stopped there would have reached, as the agents and games are
+    deterministic."""
     played = episodes(r)
     if not played:
         return None
-    return sum(max([0.0, *(h["score"] for h in e["history"])]) for e in played) / len(played)
+    return sum(best_score(e["history"], game_steps) for e in played) / len(played)
+
+
+def best_score(history: list[dict], game_steps: int | None = None) -> float:
+    best, taken = 0.0, 0
+    for h in history:
+        taken += not h.get("from_module", False)
+        if game_steps is not None and taken > game_steps:
+            break
+        best = max(best, h["score"])
+    return best

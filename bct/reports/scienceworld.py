@@ -2,9 +2,10 @@
 beside the published figures. `python -m bct.report DIR` writes it (`DIR/scienceworld-table.md`) where DIR
 holds ScienceWorld results.
 
-Two scores per agent: bct's (the final score of each episode, negatives as 0) and TALES's (the best score
-reached during play, read from the play logs). ScienceWorld's score can fall (and a task fails at -100), so
-the second is never below the first. Published: SwiftSage (Swift, flan-t5-large cloned from ScienceWorld's
+Three scores per agent: bct's (the final score of each episode, negatives as 0), the best score reached
+during play, and TALES's protocol: the best score within the first TALES_STEPS game actions (read from the
+play logs: module calls are not game steps). ScienceWorld's score can fall (and a task fails at -100), so
+the best in play is never below the final score. Published: SwiftSage (Swift, flan-t5-large cloned from ScienceWorld's
 oracle paths with recent actions, plus GPT-4) 84.7 over the 30 tasks' test variations; TALES's best LLMs,
 zero-shot, best score in play on one test variation per seed: claude-opus-4.5 0.940, o3 (medium) 0.930,
 claude-opus-4.6 0.920, gpt-5.1 0.902.
@@ -23,6 +24,7 @@ PUBLISHED = [
     ("TALES: gpt-5.1", 0.902),
 ]
 TASKS = GROUPS["scienceworld"]
+TALES_STEPS = 100  # TALES plays each game for 100 steps
 
 
 def agent_name(r: dict) -> str:
@@ -38,9 +40,9 @@ def scienceworld_table(rows: list[dict]) -> str:
         return ""
     agents = list(dict.fromkeys(agent_name(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
     cell = {(agent_name(r), r["game"]): r for r in rows}
-    head = "| task | " + " | ".join(f"{a}: final (best in play), steps" for a in agents) + " |"
+    head = "| task | " + " | ".join(f"{a}: final (best in play; TALES), steps" for a in agents) + " |"
     lines = [head, "|" + "---|" * (len(agents) + 1)]
-    sums = {a: [0.0, 0.0, 0] for a in agents}
+    sums = {a: [0.0, 0.0, 0.0, 0] for a in agents}
     for task in TASKS:
         cells = []
         for a in agents:
@@ -48,20 +50,24 @@ def scienceworld_table(rows: list[dict]) -> str:
             if r is None:
                 cells.append("")
                 continue
-            best = best_in_play(r)
+            best, tales = best_in_play(r), best_in_play(r, TALES_STEPS)
             best = r["avg_score"] if best is None else best
-            sums[a][0] += r["avg_score"]
-            sums[a][1] += best
-            sums[a][2] += 1
-            cells.append(f"{r['avg_score']:.2f} ({best:.2f}), {r['avg_steps']:.0f}")
+            tales = r["avg_score"] if tales is None else tales
+            for i, value in enumerate((r["avg_score"], best, tales, 1)):
+                sums[a][i] += value
+            cells.append(f"{r['avg_score']:.2f} ({best:.2f}; {tales:.2f}), {r['avg_steps']:.0f}")
         lines.append(f"| {task.removeprefix('scienceworld-')} | " + " | ".join(cells) + " |")
-    means = [f"**{s[0] / s[2]:.3f} ({s[1] / s[2]:.3f})**, {s[2]} tasks" if s[2] else "" for s in sums.values()]
+    means = [
+        f"**{s[0] / s[3]:.3f} ({s[1] / s[3]:.3f}; {s[2] / s[3]:.3f})**, {s[3]:.0f} tasks" if s[3] else ""
+        for s in sums.values()
+    ]
     lines.append("| mean | " + " | ".join(means) + " |")
     lines += [
         "",
         "Published, not the same test: SwiftSage acts from a history of recent actions with GPT-4 as planner; "
-        "TALES's LLMs play zero-shot, one test variation per seed, and count the best score reached in play (in "
-        "brackets above); bct's agents are scored by the final state of the variations shown.",
+        "TALES's LLMs play zero-shot, one test variation per seed, for 100 steps, and count the best score "
+        "reached (TALES, above: the same measure over each episode's first 100 game actions); bct's agents are "
+        "scored by the final state of the variations shown, at each task's step limit.",
         "",
     ]
     lines += [f"- {name}: {score:.3f}" for name, score in PUBLISHED]
