@@ -1,33 +1,38 @@
 #!/usr/bin/env bash
 # ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own
-# gold paths (replayed, kept where they reach 100), one agent trained on all 30 (the offline CPU preset,
-# names as written, no modules yet), evaluated on test variations beside the oracle and random, and the
-# per-task table (final score and best score in play, beside SwiftSage's and TALES's published means) and
-# the HTML report.
+# gold paths (replayed, kept where they reach 100) with its working memory's recalls, one agent trained on
+# all 30 (the offline CPU preset, names as written; on a GPU when there is one), evaluated on test
+# variations beside the oracle and random, and the per-task table (final score, best score in play and
+# TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer),
-#   GAMES (train variations per task, 10), EPOCHS (3); extra Hydra overrides go to bct.train.
+#   GAMES (train variations per task, 20), EPOCHS (4), BASELINE=1 also trains and evaluates the agent without
+#   the memory (memory=false); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld}
 VARIATIONS=${VARIATIONS:-10}
-GAMES=${GAMES:-10}
-EPOCHS=${EPOCHS:-3}
+GAMES=${GAMES:-20}
+EPOCHS=${EPOCHS:-4}
+BASELINE=${BASELINE:-0}
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
-echo "[$(date +%T)] gold data: $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-$py -m bct.generate games=[scienceworld] "num_games=$GAMES" folds=[train] modules=[false] progress=false \
-  >>"$RESULTS/logs/generate.log" 2>&1
-tail -n 1 "$RESULTS/logs/generate.log"
-echo "[$(date +%T)] one agent for the 30 tasks: training (log: $RESULTS/logs/train.log)"
-$py -m bct.train games=[scienceworld] modules=false entities=text model=t5-cpu-scratch "num_games=$GAMES" \
-  "epochs=$EPOCHS" run_name=scienceworld progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
-tail -n 1 "$RESULTS/logs/train.log"
-echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
-# greedy: the agent writes its action (ScienceWorld's parser judges it), so only the best candidate is used
-$py -m bct.evaluate checkpoint=checkpoints/scienceworld fold=test "num_variations=$VARIATIONS" agent.num_beams=1 \
-  "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
+for memory in true $([ "$BASELINE" = 1 ] && echo false); do
+  run=scienceworld$([ "$memory" = false ] && echo -nomemory)
+  echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
+  $py -m bct.generate games=[scienceworld] "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" \
+    progress=false >>"$RESULTS/logs/generate.log" 2>&1
+  tail -n 1 "$RESULTS/logs/generate.log"
+  echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
+  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=text model=t5-cpu-scratch \
+    "num_games=$GAMES" "epochs=$EPOCHS" batch_size=8 lr=5e-4 "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+  tail -n 1 "$RESULTS/logs/train.log"
+  echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
+  # greedy: the agent writes its action (ScienceWorld's parser judges it), so only the best candidate is used
+  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" agent.num_beams=1 \
+    "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
+done
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
 for game in $TASKS; do
   for agent in oracle random; do
