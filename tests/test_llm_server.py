@@ -148,3 +148,31 @@ def test_constrained_on_a_server_that_refuses_structured_output_says_so_once_and
     assert not backend.structured and len(said) == 1
     assert "HTTP 422" in said[0] and "response_format" in said[0]
     assert agent.stats()["unstructured_replies"] == 2
+
+
+def test_the_llm_agent_plays_scienceworld_writing_commands_with_its_memory(server):
+    """ScienceWorld through the same server: no valid-action list is read (thousands a step); the agent is told
+    the command forms, the memory's commands and its facts, writes a command, and the game's parser judges it."""
+    from bct.agents.llm import LLMAgent
+    from bct.agents.rollout import rollout
+    from bct.worlds.registry import fold_seeds, get_game
+
+    backend = OpenAIBackend(server["model"], server["url"], "NO_SUCH_KEY_VARIABLE", retries=0, api="completions")
+    sent = []
+
+    class Recorder:  # the real backend, with every request kept
+        model = backend.model
+
+        def chat(self, messages, max_tokens):
+            sent.append(messages)
+            return backend.chat(messages, max_tokens)
+
+    game = get_game("scienceworld-find-non-living-thing")
+    agent = LLMAgent(game, False, client=Recorder(), cache_dir=None, max_tokens=8, history_turns=1)
+    assert not agent.reads_valid_actions
+    [result] = rollout(agent, game, "test", fold_seeds(game, "test", 1), False, batch_size=1, step_limit=2)
+    assert result.error is None and result.env_steps >= 1 and len(sent) == result.steps
+    query = sent[0][-1]["content"]
+    assert "Commands take these forms" in query and "focus on OBJ" in query and "recall progress" in query
+    assert "What you remember:" in query and "Focused on: nothing yet." in query
+    assert "The valid action set contains" not in query

@@ -22,7 +22,7 @@ from bct.core.errors import UserError, unknown
 from bct.core.files import write_atomic
 from bct.modules import make_module
 from bct.worlds.base import Game
-from bct.worlds.registry import modules_label, open_game
+from bct.worlds.registry import modules_label, open_game, world_of
 
 log = logging.getLogger(__name__)
 # Agent settings that do not change what an evaluation finds: a results folder is not refused over them.
@@ -95,6 +95,10 @@ class LLMAgent(Agent):
                 f"agent.choice=constrained needs a backend that restricts its reply to the offered actions, which "
                 f"{type(self.backend).__name__} does not; use agent.backend=openai or local, or agent.choice=generate"
             )
+        # a world whose parser takes commands beyond its list (ScienceWorld: thousands a step): the agent writes
+        # one in the world's command forms, unless it ranks or constrains to the listed ones
+        self.free = world_of(game).free_actions
+        self.reads_valid_actions = not (self.free and choice == "generate")
         self._episodes: dict[int, dict] = {}
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
@@ -149,7 +153,8 @@ class LLMAgent(Agent):
         if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
             observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)
         ep["last_score"] = ob.step.score
-        prompt = P.step_prompt(observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think)
+        forms = world_of(ob.game).action_forms if not self.reads_valid_actions else ()
+        prompt = P.step_prompt(observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think, forms)
         memory = ep["memory"]
         if memory is not None:  # seed 004: the facts remembered so far, in natural language, before the step
             if not ob.actions:
@@ -161,7 +166,7 @@ class LLMAgent(Agent):
                 memory.scored(ob.step.score)
             elif ob.actions and not memory.owns(ob.actions[-1]):  # another module's answer
                 memory.heard(ob.actions[-1], ob.step.observation)
-            prompt = P.memory_prompt(memory.facts) + prompt
+            prompt = P.memory_prompt(memory.remembered()) + prompt
         ep["turns"].append({"role": "user", "content": prompt})
         turns = ep["turns"][-(2 * self.history_turns - 1) :]
         return [{"role": "system", "content": ep["system"]}, *turns]
@@ -209,6 +214,8 @@ class LLMAgent(Agent):
         lowered = {a.lower(): a for a in valid}
         if said.lower() in lowered:
             return lowered[said.lower()], True
+        if self.free and not self.reads_valid_actions:  # the game's parser judges a written command
+            return said, bool(said)
         return closest_valid(said, valid), False
 
     def read(self, text: str, valid: list[str]) -> tuple[str, bool]:

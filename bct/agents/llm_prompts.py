@@ -89,6 +89,15 @@ QUERY = (
     "The valid action set contains: {actions}.\n{instruction}"
 )
 
+FREE_QUERY = (
+    "{observation}\n{inventory}\nYour current score is: {score}\n"
+    "Commands take these forms (OBJ and LOC: things and places you see): {forms}.{modules}\n{instruction}"
+)
+FREE_ANSWER = (
+    "Write one command to go on with the task, in those forms, naming things as the game names them: no other "
+    "text, and you may not refuse to act."
+)
+
 FEEDBACK_RIGHT = "Right position: the score went up."
 FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other location the query named, or another one."
 
@@ -115,7 +124,20 @@ def system_prompt(
     return "\n\n".join(parts)
 
 
-def step_prompt(observation: str, inventory: str, score: float, actions: list[str], think: bool) -> str:
+def step_prompt(
+    observation: str, inventory: str, score: float, actions: list[str], think: bool, forms: tuple[str, ...] = ()
+) -> str:
+    """The query of one step; in a free-action world (`forms`: the command forms its parser takes) the agent
+    writes a command in those forms, the module commands offered beside them."""
+    if forms:
+        return FREE_QUERY.format(
+            observation=observation.strip(),
+            inventory=inventory.strip(),
+            score=round(score, 3),
+            forms=", ".join(forms),
+            modules=(" Helper commands: " + ", ".join(actions) + ".") if actions else "",
+            instruction=THINK if think else FREE_ANSWER,
+        )
     return QUERY.format(
         observation=observation.strip(),
         inventory=inventory.strip(),
@@ -125,14 +147,9 @@ def step_prompt(observation: str, inventory: str, score: float, actions: list[st
     )
 
 
-MEMORY_DONE_SHOWN = 10  # the latest actions among the remembered facts; every other fact is shown
-
-
-def memory_prompt(facts) -> str:
+def memory_prompt(shown: list[str]) -> str:
     """The working memory's facts in natural language (seed 004 puts them into the prompt): everything
-    observed that the memory keeps, and the latest actions taken."""
-    done = [f for f in facts if f.predicate == "done"][-MEMORY_DONE_SHOWN:]
-    shown = [f.text for f in facts if f.predicate != "done"] + [f.text for f in done]
+    observed that the memory keeps, and the latest actions taken (`Module.remembered`)."""
     return "What you remember:\n" + ("\n".join(f"- {t}" for t in shown) if shown else "- nothing yet") + "\n\n"
 
 

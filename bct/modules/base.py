@@ -41,6 +41,11 @@ class Module:
         """Commands offered to the agent now."""
         return []
 
+    def remembered(self) -> list[str]:
+        """A working memory's facts in natural language, for an agent that reads them before each step
+        (the LLM agent, after seed 004); [] for a module that keeps none."""
+        return []
+
     def owns(self, action: str) -> bool:
         words = action.strip().lower().split()
         return bool(words) and any(words[: len(v.split())] == v.split() for v in self.verbs)

@@ -121,6 +121,11 @@ class Memory(Module):
             and all(a is None or f.args[i] == a.lower() for i, a in enumerate(args))
         ]
 
+    def remembered(self, done_shown: int = 10) -> list[str]:
+        """Every fact kept but the actions done, then the latest `done_shown` actions."""
+        done = [f.text for f in self.facts if f.predicate == "done"][-done_shown:]
+        return [f.text for f in self.facts if f.predicate != "done"] + done
+
     def commands(self) -> list[str]:
         """The forms that have facts to answer with now."""
         offered = []

@@ -91,6 +91,13 @@ class ScienceWorldMemory(Module):
             self.recipe = recipe
 
     # --- reading ---------------------------------------------------------------------------------
+    def commands(self) -> list[str]:
+        return ["recall progress", "recall map"]
+
+    def remembered(self) -> list[str]:
+        """The progress answer's facts, a line each, for an agent that reads them before each step."""
+        return [line if line.endswith(".") else line + "." for line in self.progress().split(". ") if line]
+
     def run(self, action: str) -> str:
         words = " ".join(action.split()).lower().removeprefix("recall").strip()
         if words == "progress":

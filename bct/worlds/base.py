@@ -158,6 +158,8 @@ class World:
     # whether an episode's step and repeat limits count its game actions only (module calls pass no time in
     # the game, and a loop of game actions stays a loop with memory calls between them)
     limits_count_game_actions: bool = False
+    # the command forms its parser takes, told to an agent that writes its actions (the LLM agent, free_actions)
+    action_forms: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:

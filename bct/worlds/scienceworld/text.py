@@ -14,6 +14,37 @@ COMMAND_WORDS = frozenset(
     "move open pick up pour into put down read reset task use wait wait1 examine teleport".split()
 )
 
+# ScienceWorld's action templates, as its parser takes them (told to an agent that writes its commands)
+ACTION_FORMS = (
+    "look around",
+    "look at OBJ",
+    "look in OBJ",
+    "examine OBJ",
+    "read OBJ",
+    "inventory",
+    "task",
+    "open OBJ",
+    "close OBJ",
+    "go to LOC",
+    "teleport to LOC",
+    "pick up OBJ",
+    "put down OBJ",
+    "move OBJ to OBJ",
+    "pour OBJ into OBJ",
+    "focus on OBJ",
+    "activate OBJ",
+    "deactivate OBJ",
+    "use OBJ on OBJ",
+    "mix OBJ",
+    "connect OBJ to OBJ",
+    "disconnect OBJ",
+    "eat OBJ",
+    "flush OBJ",
+    "dunk OBJ into OBJ",
+    "wait",
+    "wait1",
+)
+
 _ROOM = re.compile(r"This room is called the ([\w ]+?)\.")
 _DOOR = re.compile(r"A door to the ([\w ]+?) \(that is (open|closed)\)")
 

@@ -18,4 +18,5 @@ SCIENCEWORLD = World.of(
     version=lambda: {"scienceworld_version": version("scienceworld")},
     free_actions=True,
     limits_count_game_actions=True,
+    action_forms=text.ACTION_FORMS,
 )
