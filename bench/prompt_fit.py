@@ -1,7 +1,7 @@
 """Whether the agent can name what it must do: the share of gold actions whose words all appear in the
 packed Markov prompt (beyond the words of the world's action templates: "pick up", "move ... to") (task, observation, inventory, look, previous action and observation), as written and,
 with a run's tokenizer, within the first max_source_length tokens the model reads. Per game, on generated
-data.
+data; module calls (`recall progress`) are left out: their words are the module's grammar.
 
     python bench/prompt_fit.py data/scienceworld-*/nomodules/train.jsonl [--checkpoint checkpoints/RUN]
 
@@ -18,6 +18,7 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
+from bct.modules import MODULES
 from bct.worlds.scienceworld.text import COMMAND_WORDS
 
 WORD = re.compile(r"[a-z0-9]+")
@@ -25,6 +26,11 @@ WORD = re.compile(r"[a-z0-9]+")
 
 def words(text: str) -> set[str]:
     return set(WORD.findall(text.lower()))
+
+
+def module_call(action: str) -> bool:
+    """A command a module owns (`recall progress`): its words are the module's grammar, not things named."""
+    return any(module().owns(action) for module in MODULES.values())
 
 
 def main() -> None:
@@ -42,6 +48,8 @@ def main() -> None:
     for f in args.files:
         for line in Path(f).read_text().splitlines():
             ex = json.loads(line)
+            if module_call(ex["target"]):
+                continue
             g = per[ex["game"]]
             g["n"] += 1
             target = words(ex["target"]) - COMMAND_WORDS
