@@ -240,3 +240,23 @@ def test_gold_paths_with_memory_keep_its_answer_in_every_prompt():
         if traj.steps[i + 1].action != RECALL:
             assert "Focused on:" in prompt_at(traj.steps, i), i
     assert "Focused on: water." in traj.steps[recalls[-1]].observation
+
+
+def test_scienceworld_names_are_the_things_its_sentences_list_and_the_task_names():
+    """What `entities=names` numbers in a ScienceWorld prompt: rooms, each item a look lists (and what a
+    substance is called), the task's things; never the agent or a generic word."""
+    from bct.worlds.scienceworld.text import names
+
+    task = (
+        "Your task is to measure the melting point of tin, which is located around the kitchen. "
+        "If the melting point of tin is above 150.0 degrees celsius, focus on the orange box."
+    )
+    look = (
+        "This room is called the kitchen. In it, you see:   the agent  a substance called air  a counter. On "
+        "the counter is: a bowl (containing a red apple, a banana), a drawer.  a oven, which is turned off.  "
+        "You also see:  A door to the hallway (that is open)"
+    )
+    found = names(task + " </s> LOOK " + look)
+    for name in ("kitchen", "hallway", "tin", "orange box", "air", "counter", "bowl", "red apple", "drawer", "oven"):
+        assert name in found, name
+    assert not {"agent", "melting point", "door", "substance"} & set(found)

@@ -63,9 +63,11 @@ def doors(text: str) -> tuple[tuple[str, bool], ...]:
 
 
 def names(text: str) -> list[str]:
-    """Every room the fixed sentences of `text` name (the room described, the rooms its doors lead to)."""
+    """Every room and thing the sentences of `text` name (the room described, the rooms its doors lead to, the
+    things it lists and the task names): what `entities=names|placeholders` numbers."""
     here = room(text)
-    return [*([here] if here else []), *(r for r, _ in doors(text))]
+    ours = "Task Description:" in text or here is not None  # another world's text: its own reader names it
+    return [*([here] if here else []), *(r for r, _ in doors(text)), *(things(text) if ours else ())]
 
 
 _FOCUS = re.compile(r"You focus on the (.+?)\.")
@@ -97,3 +99,47 @@ def threshold(task: str) -> float | None:
     celsius, focus on ...")."""
     m = _THRESHOLD.search(task)
     return float(m.group(1)) if m else None
+
+
+# A thing ScienceWorld's sentences mention: an article, then words up to punctuation, a bracket or the double
+# space that separates a look's items once packed ("a glass jar (containing a substance called water)").
+_THING = re.compile(r"(?<![\w-])(?:a|an|the) ([a-z][a-z0-9 -]*?)(?=[.,:;()]|\s{2}|$)", re.I)
+_CALLED = re.compile(r"^substance called (.+)$")
+_CUT = re.compile(r"\s(?:is|are|was|which|that|currently|to|with|on|in|into|from|of)\b.*$")
+_TASK_THING = re.compile(
+    r"(?:boil|melt|freeze|melting point of|temperature of|mix|grow|change the state of matter of) "
+    r"([a-z][a-z0-9 -]*?)(?=[.,]| which|$)",
+    re.I,
+)
+NOT_NAMES = frozenset(
+    {
+        "agent",
+        "inventory",
+        "door",
+        "thing",
+        "substance",
+        "task",
+        "room",
+        "rooms",
+        "score",
+        "temperature",
+        "melting point",
+    }
+)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def things(text: str) -> tuple[str, ...]:
+    """The things a text names in ScienceWorld's sentences: each item of a look or inventory ("a metal pot",
+    "a substance called water": both the phrase and "water"), what the task names ("boil water", "the melting
+    point of tin", "the orange box")."""
+    found = []
+    for m in [*_THING.finditer(text), *_TASK_THING.finditer(text)]:
+        name = _CUT.sub("", m.group(1).strip().lower()).strip()
+        if not name or name in NOT_NAMES or len(name.split()) > 5:
+            continue
+        found.append(name)
+        called = _CALLED.match(name)
+        if called:
+            found.append(called.group(1))
+    return tuple(dict.fromkeys(found))
