@@ -260,3 +260,32 @@ def test_scienceworld_names_are_the_things_its_sentences_list_and_the_task_names
     for name in ("kitchen", "hallway", "tin", "orange box", "air", "counter", "bowl", "red apple", "drawer", "oven"):
         assert name in found, name
     assert not {"agent", "melting point", "door", "substance"} & set(found)
+
+
+@pytest.mark.slow
+def test_scienceworld_limits_count_game_actions_and_a_loop_of_recalls_still_stops():
+    """Module calls pass no time in the game: 3 game actions with recalls between reach a step limit of 3; the
+    same game action between recalls is a loop (repeat limit); recalls alone stop at twice the limit."""
+    from bct.agents.base import Agent, Decision
+    from bct.agents.rollout import rollout
+
+    class Scripted(Agent):
+        name, reads_valid_actions = "scripted", False
+
+        def __init__(self, game, script):
+            super().__init__(game, False)
+            self.script = script
+
+        def act(self, batch):
+            return [Decision(self.script(ob.actions)) for ob in batch]
+
+    g = get_game("scienceworld-find-living-thing")
+    seeds = fold_seeds(g, "test", 1)
+    alternate = Scripted(g, lambda done: "recall progress" if len(done) % 2 else "look around")
+    [r] = rollout(alternate, g, "test", seeds, False, batch_size=1, step_limit=3, repeat_limit=None)
+    assert (r.env_steps, r.module_steps, r.stop) == (3, 2, "step_limit")
+    [r] = rollout(alternate, g, "test", seeds, False, batch_size=1, step_limit=50, repeat_limit=3)
+    assert (r.env_steps, r.stop) == (3, "repeats")
+    recalls = Scripted(g, lambda done: "recall progress")
+    [r] = rollout(recalls, g, "test", seeds, False, batch_size=1, step_limit=4, repeat_limit=None)
+    assert (r.env_steps, r.module_steps, r.stop) == (0, 8, "step_limit")
