@@ -158,6 +158,9 @@ class World:
     # whether an episode's step and repeat limits count its game actions only (module calls pass no time in
     # the game, and a loop of game actions stays a loop with memory calls between them)
     limits_count_game_actions: bool = False
+    # whether a text is this world's (its sentences have marks no other world writes); None: a world whose
+    # reader reads any text no other world claims
+    speaks: Callable[[str], bool] | None = None
     # the command forms its parser takes, told to an agent that writes its actions (the LLM agent, free_actions)
     action_forms: tuple[str, ...] = ()
 

@@ -95,8 +95,10 @@ def open_game(
 
 
 def names(text: str) -> list[str]:
-    """Every room, object and place the fixed sentences of any world name in `text`."""
-    return [n for w in WORLDS.values() for n in w.names(text)]
+    """Every room, object and place the fixed sentences of `text`'s world name: read by the worlds that
+    recognise the text as theirs (`World.speaks`), else by those that read any text (TWX's)."""
+    claimed = [w for w in WORLDS.values() if w.speaks is not None and w.speaks(text)]
+    return [n for w in claimed or [w for w in WORLDS.values() if w.speaks is None] for n in w.names(text)]
 
 
 def modules_label(modules: bool | str) -> str:

@@ -62,12 +62,16 @@ def doors(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple((m.group(1), m.group(2) == "open") for m in _DOOR.finditer(text))
 
 
+def speaks(text: str) -> bool:
+    """Whether a text is ScienceWorld's: its task descriptions and room descriptions say so."""
+    return "Task Description:" in text or "This room is called the" in text
+
+
 def names(text: str) -> list[str]:
     """Every room and thing the sentences of `text` name (the room described, the rooms its doors lead to, the
     things it lists and the task names): what `entities=names|placeholders` numbers."""
     here = room(text)
-    ours = "Task Description:" in text or here is not None  # another world's text: its own reader names it
-    return [*([here] if here else []), *(r for r, _ in doors(text)), *(things(text) if ours else ())]
+    return [*([here] if here else []), *(r for r, _ in doors(text)), *(things(text) if speaks(text) else ())]
 
 
 _FOCUS = re.compile(r"You focus on the (.+?)\.")

@@ -19,4 +19,5 @@ SCIENCEWORLD = World.of(
     free_actions=True,
     limits_count_game_actions=True,
     action_forms=text.ACTION_FORMS,
+    speaks=text.speaks,
 )
