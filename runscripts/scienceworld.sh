@@ -5,7 +5,7 @@
 # variations beside the oracle and random, and the per-task table (final score, best score in play and
 # TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer),
-#   GAMES (train variations per task, 20), EPOCHS (4), BASELINE=1 also trains and evaluates the agent without
+#   GAMES (train variations per task, 20), EPOCHS (2), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld}
 VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-20}
-EPOCHS=${EPOCHS:-4}
+EPOCHS=${EPOCHS:-2}
 BASELINE=${BASELINE:-0}
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
