@@ -4,7 +4,8 @@
 # all 30 (the offline CPU preset, things named by placeholders; on a GPU when there is one), evaluated on test
 # variations beside the oracle and random, and the per-task table (final score, best score in play and
 # TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
-#   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer),
+#   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
+#   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (2), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); extra Hydra overrides go to bct.train.
 set -euo pipefail
@@ -15,6 +16,7 @@ VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-20}
 EPOCHS=${EPOCHS:-2}
 BASELINE=${BASELINE:-0}
+STEPS=${STEPS:-100}
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
@@ -30,7 +32,7 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # greedy: the agent writes its action (ScienceWorld's parser judges it), so only the best candidate is used
-  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" agent.num_beams=1 \
+  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=1 \
     "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 done
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
