@@ -151,13 +151,15 @@ def test_the_per_task_table_has_a_row_per_task_three_scores_and_the_published_me
         row("sw-run", "t5", "scienceworld-boil", 0.5, 0.75),
         row("sw-run-on-scienceworld-melt", "t5", "scienceworld-melt", 1.0, 0.5, late=1.0),
         row("random-scienceworld-boil-nomodules", "random", "scienceworld-boil", 0.0, 0.1),
+        row("sw-nomemory-on-scienceworld-boil-nomemory", "t5", "scienceworld-boil-nomemory", 0.25, 0.25),
         row("oracle", "oracle", "twc", 1.0, 1.0),  # another world's: left out
     ]
     md = scienceworld_table(rows)
     lines = md.splitlines()
     assert lines[0].startswith("| task | sw-run: final (best in play; TALES)") and "random" in lines[0]
     assert sum(line.startswith("|") for line in lines) == 2 + 30 + 1  # head, rule, 30 tasks, the mean
-    assert "| boil | 0.50 (0.75; 0.75), 3 | 0.00 (0.10; 0.10), 3 |" in md
+    assert "| boil | 0.50 (0.75; 0.75), 3 | 0.25 (0.25; 0.25), 3 | 0.00 (0.10; 0.10), 3 |" in md  # the baseline's
+    assert lines[0].index("sw-nomemory") < lines[0].index("random")
     assert "| melt | 1.00 (1.00; 0.50), 3 |" in md  # its best came after TALES's 100 game steps
     assert "| mean | **0.750 (0.875; 0.625)**, 2 tasks" in md and "SwiftSage" in md and "0.940" in md
 

@@ -27,6 +27,11 @@ TASKS = GROUPS["scienceworld"]
 TALES_STEPS = 100  # TALES plays each game for 100 steps
 
 
+def task_of(game: str) -> str:
+    """The task a game plays, whatever its memory setting (`scienceworld-boil-nomemory`: scienceworld-boil)."""
+    return game.removesuffix("-nomemory").removesuffix("-memory")
+
+
 def agent_name(r: dict) -> str:
     """A column per agent: a learned one by its run, a baseline by its kind."""
     return r["run"].split("-on-")[0] if r["agent"] == "t5" else r["agent"]
@@ -35,11 +40,11 @@ def agent_name(r: dict) -> str:
 def scienceworld_table(rows: list[dict]) -> str:
     """Markdown: a row per task, a column pair per agent (final score, best in play; steps), a mean row, then
     the published means."""
-    rows = [r for r in rows if r["game"] in TASKS]
+    rows = [r for r in rows if task_of(r["game"]) in TASKS]
     if not rows:
         return ""
     agents = list(dict.fromkeys(agent_name(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
-    cell = {(agent_name(r), r["game"]): r for r in rows}
+    cell = {(agent_name(r), task_of(r["game"])): r for r in rows}
     head = "| task | " + " | ".join(f"{a}: final (best in play; TALES), steps" for a in agents) + " |"
     lines = [head, "|" + "---|" * (len(agents) + 1)]
     sums = {a: [0.0, 0.0, 0.0, 0] for a in agents}
