@@ -109,7 +109,7 @@ def threshold(task: str) -> float | None:
 # space that separates a look's items once packed ("a glass jar (containing a substance called water)").
 _THING = re.compile(r"(?<![\w-])(?:a|an|the) ([a-z][a-z0-9 -]*?)(?=[.,:;()]|\s{2}|$)", re.I)
 _CALLED = re.compile(r"^substance called (.+)$")
-_CUT = re.compile(r"\s(?:is|are|was|which|that|currently|to|with|on|in|into|from|of)\b.*$")
+_CUT = re.compile(r"\s(?:is|are|was|which|that|currently|to|with|on|in|into|from|of|you|and)\b.*$")
 _TASK_THING = re.compile(
     r"(?:boil|melt|freeze|melting point of|temperature of|mix|grow|change the state of matter of) "
     r"([a-z][a-z0-9 -]*?)(?=[.,]| which|$)",
