@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from bct.core.errors import UserError
 from bct.worlds.base import Game
 from bct.worlds.play import Step
-from bct.worlds.registry import modules_label
+from bct.worlds.registry import modules_label, world_of
 
 
 @dataclass
@@ -85,6 +85,12 @@ class Agent:
     def played_with(self) -> dict:
         """How this agent ran, for results.json (the T5 agent: its device and the weights' dtype)."""
         return {}
+
+
+def writes_actions(game: Game | None, writes: bool) -> bool:
+    """Whether an agent that writes its actions (`writes`) plays `game` without reading a valid-action list: in a
+    world whose parser takes commands beyond its list (ScienceWorld), the written command goes as it is."""
+    return writes and game is not None and world_of(game).free_actions
 
 
 def closest_valid(text: str, valid: list[str], skip: list[str] = ()) -> str:

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bct.agents import llm_prompts as P
-from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid
+from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid, writes_actions
 from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
 from bct.core.errors import UserError, unknown
 from bct.core.files import write_atomic
@@ -97,8 +97,7 @@ class LLMAgent(Agent):
             )
         # a world whose parser takes commands beyond its list (ScienceWorld: thousands a step): the agent writes
         # one in the world's command forms, unless it ranks or constrains to the listed ones
-        self.free = world_of(game).free_actions
-        self.reads_valid_actions = not (self.free and choice == "generate")
+        self.reads_valid_actions = not writes_actions(game, choice == "generate")
         self._episodes: dict[int, dict] = {}
         self._examples: dict[tuple[str, bool], str] = {}
         self._lock = threading.Lock()
@@ -214,7 +213,7 @@ class LLMAgent(Agent):
         lowered = {a.lower(): a for a in valid}
         if said.lower() in lowered:
             return lowered[said.lower()], True
-        if self.free and not self.reads_valid_actions:  # the game's parser judges a written command
+        if not self.reads_valid_actions:  # a free-action world: the game's parser judges a written command
             return said, bool(said)
         return closest_valid(said, valid), False
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from bct.agents.base import Agent, Decision, Observation, closest_valid
+from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
 from bct.core.errors import UserError, unknown
 from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.decoding import group_beam_search
@@ -127,7 +127,7 @@ class T5Agent(Agent):
         self.tokenizer = tokenizer
         self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
         # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
-        self.reads_valid_actions = not (decoding == "generate" and game is not None and world_of(game).free_actions)
+        self.reads_valid_actions = not writes_actions(game, decoding == "generate")
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
         if num_beams % self.beam_groups:
             raise UserError(

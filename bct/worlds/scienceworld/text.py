@@ -71,7 +71,7 @@ def names(text: str) -> list[str]:
     """Every room and thing the sentences of `text` name (the room described, the rooms its doors lead to, the
     things it lists and the task names): what `entities=names|placeholders` numbers."""
     here = room(text)
-    return [*([here] if here else []), *(r for r, _ in doors(text)), *(things(text) if speaks(text) else ())]
+    return [*([here] if here else []), *(r for r, _ in doors(text)), *things(text)]
 
 
 _FOCUS = re.compile(r"You focus on the (.+?)\.")
