@@ -84,6 +84,11 @@ def test_gold_paths_replay_to_score_one_on_two_train_variations(game):
             traj = play_gold(env, seed, "train", False)
             assert traj.ok and traj.steps[-1].success and traj.steps[-1].done, traj.error
             assert traj.steps[0].task.startswith("Task Description:") and "This room is called" in traj.steps[0].look
+            # every gold command names only things its step mentions: the check an agent that writes its
+            # commands makes never turns the right one away
+            for step, after in zip(traj.steps, traj.steps[1:]):
+                text = " ".join((step.task, step.observation, step.look, step.inventory))
+                assert world_of(g).knows(after.action, text), (after.action, text)
 
 
 @pytest.mark.slow
@@ -304,3 +309,46 @@ def test_scienceworld_limits_count_game_actions_and_a_loop_of_recalls_still_stop
     recalls = Scripted(g, lambda done: "recall progress")
     [r] = rollout(recalls, g, "test", seeds, False, batch_size=1, step_limit=4, repeat_limit=None)
     assert (r.env_steps, r.module_steps, r.stop) == (0, 8, "step_limit")
+
+
+def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
+    """ScienceWorld's check of a written command against the step's text: names in sight pass, in the longer
+    forms its parser takes (in inventory, a part, a life stage); a name never seen, or two names run together,
+    does not; commands with nothing to name pass (the game or a module judges them)."""
+    from bct.worlds.scienceworld.text import knows
+
+    text = (
+        "This room is called the greenhouse. In it, you see: a flower pot 8 (containing a peach tree in the adult "
+        "stage). A door to the hallway (that is open). In your inventory, you see: a thermometer, a battery, a "
+        "metal pot (containing a substance called water), an orange wire"
+    )
+    for command in (
+        "focus on flower pot 8",
+        "move adult peach tree to flower pot 8",
+        "use thermometer in inventory on substance in metal pot",
+        "connect battery anode to orange wire terminal 1",
+        "open door to hallway",
+        "go to hallway",
+        "look around",
+        "wait1",
+        "recall progress",
+    ):
+        assert knows(command, text), command
+    for command in ("focus on dove", "focus on flower pot 8 peach", "move peach tree to blue box", "go to kitchen"):
+        assert not knows(command, text), command
+
+
+def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sight():
+    from bct.agents.base import Observation
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.worlds.play import Step
+
+    g = get_game("scienceworld-find-living-thing")
+    look = "This room is called the outside. In it, you see: a frog egg, an axe. A door to the kitchen (that is open)"
+    step = Step(task="Task Description: find a living thing.", observation="You move to the outside.", look=look,
+                inventory="In your inventory, you see: an orange", valid_actions=[], score=0.1, done=False)
+    ob = Observation(g, "test", 0, False, step, prompt="... dove ...", actions=[])
+    m, world = TextMap("", []), world_of(g)
+    assert T5Agent._write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
+    assert T5Agent._write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best

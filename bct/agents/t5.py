@@ -309,14 +309,28 @@ class T5Agent(Agent):
             cands = list(dict.fromkeys(texts[i * self.num_beams : (i + 1) * self.num_beams]))
             action = next((a for a in map(m.restore, cands) if a is not None), None)
             fallback = action is None
-            if fallback and cands and world_of(ob.game).free_actions:  # its parser, not its list, judges a command
-                action, fallback = m.concrete(cands[0]), False
+            world = world_of(ob.game)
+            if fallback and cands and world.free_actions:  # its parser, not its list, judges a command
+                action, fallback = self._write(cands, m, ob, world), False
             elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
             # candidates as a reader knows them: placeholders written back as names
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
         return decisions
+
+    @staticmethod
+    def _write(cands: list[str], m, ob: Observation, world) -> str:
+        """The command an agent that writes its actions sends: its best candidate that names only things the
+        step mentions (task, observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
+        in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
+        count as seen."""
+        written = [m.concrete(c) for c in cands]
+        if world.knows is None:
+            return written[0]
+        step = ob.step
+        text = " ".join((step.task, step.observation, step.look, step.inventory))
+        return next((c for c in written if world.knows(c, text)), written[0])
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
         enc = self._encode([m.source for m in maps])

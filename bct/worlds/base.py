@@ -163,6 +163,10 @@ class World:
     speaks: Callable[[str], bool] | None = None
     # the command forms its parser takes, told to an agent that writes its actions (the LLM agent, free_actions)
     action_forms: tuple[str, ...] = ()
+    # (a written command, the text of the step: its prompt) -> whether every thing the command names is
+    # mentioned there (commands of no form of its own, a module's, pass): how an agent that writes its actions
+    # prefers, among its candidates, one that names nothing absent. None: the valid-action list is the check
+    knows: Callable[[str, str], bool] | None = None
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:

@@ -147,3 +147,69 @@ def things(text: str) -> tuple[str, ...]:
         if called:
             found.append(called.group(1))
     return tuple(dict.fromkeys(found))
+
+
+
+def _slots(form: str) -> tuple[str, str | None]:
+    """A command form as the words before its first slot and the words between its two ("move OBJ to OBJ" ->
+    ("move ", " to "); "focus on OBJ" -> ("focus on ", None))."""
+    words = form.split()
+    first = next(i for i, w in enumerate(words) if w in ("OBJ", "LOC"))
+    between = words[first + 1 : -1] if len(words) > first + 1 else None
+    return " ".join(words[:first]) + " ", (" " + " ".join(between) + " ") if between else None
+
+
+_FORMS = tuple(_slots(f) for f in ACTION_FORMS if "OBJ" in f or "LOC" in f)
+
+
+def _fillings(command: str, head: str, between: str | None) -> list[tuple[str, ...]]:
+    """Every way a command fills a form's slots; a two-slot form splits at each place its middle words allow."""
+    if not command.startswith(head) or len(command) == len(head):
+        return []
+    rest = command[len(head) :]
+    if between is None:
+        return [(rest,)]
+    cuts = [i for i in range(len(rest)) if rest.startswith(between, i)]
+    return [(rest[:i], rest[i + len(between) :]) for i in cuts]
+
+
+
+
+# What a command's slot may add to a name as a look writes it: links to where the thing is ("thermometer in
+# inventory", "flower pot 3 containing pea plant and soil", "seed in the seed stage") and the parts and kinds
+# ScienceWorld's parser names that no look lists ("battery anode", "wire terminal 1", "living thing").
+_LINK = re.compile(r" (?:in|on|containing|and) ")
+# articles, and the life stages the parser writes before a name or a look after it ("adult pea plant" / "a pea
+# plant in the adult stage", "egg blue jay egg" / "a blue jay egg")
+_SKIPPED = frozenset("a an the adult baby juvenile reproducing seedling egg".split())
+
+
+def _words(text: str) -> str:
+    """Lower-case words without articles, life stages or a word written twice in a row ("a door to the hallway"
+    -> "door to hallway"; the parser's "baby baby mouse" -> "mouse")."""
+    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _SKIPPED]
+    return " ".join(w for i, w in enumerate(words) if i == 0 or w != words[i - 1])
+_PART = re.compile(r"^(?:(.*) )?(?:anode|cathode|terminal \d+)$")
+_KINDS = frozenset({"inventory", "seed stage", "reproducing stage", "living thing", "organism", ""})
+
+
+def knows(command: str, text: str) -> bool:
+    """Whether every thing a written command names is mentioned in `text` (the step's task, observation, look
+    and inventory): each slot, cut at its links ("X in Y", "X containing Y and Z") and parts ("X terminal 1"),
+    is a phrase the text holds (articles and life stages aside), so "focus on dove" where no dove is in sight,
+    or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing ("thermometer in inventory", "substance in
+    metal pot", "battery anode") are. A command of no form of the game's with a slot (`look around`, `wait`, a
+    module's `recall ...`) passes; the game or the module judges it."""
+    seen = f" {_words(text)} "
+    command = _words(command)
+
+    def held(slot: str) -> bool:
+        for phrase in _LINK.split(slot):
+            part = _PART.match(phrase)
+            phrase = (part.group(1) or "") if part else phrase
+            if phrase not in _KINDS and f" {phrase} " not in seen:
+                return False
+        return True
+
+    fillings = [f for head, between in _FORMS for f in _fillings(command, head, between)]
+    return not fillings or any(all(held(slot) for slot in f) for f in fillings)

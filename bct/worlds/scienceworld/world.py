@@ -20,4 +20,5 @@ SCIENCEWORLD = World.of(
     limits_count_game_actions=True,
     action_forms=text.ACTION_FORMS,
     speaks=text.speaks,
+    knows=text.knows,
 )
