@@ -1,13 +1,14 @@
-"""Choosing among ScienceWorld's many actions: writing one (greedy generation, sent as written) against
-ranking the valid-action list (600-9,000 strings a step, each scored by the model), same checkpoint, same
-test variations, same process.
+"""Choosing among ScienceWorld's many actions, three ways, same checkpoint, same test variations, same process:
+writing one (greedy generation, sent as written: `write-1`), writing 8 beam candidates and sending the best
+that names only things in sight (`write-8`, ScienceWorld's `World.knows`), and ranking the valid-action list
+(600-9,000 strings a step, each scored by the model: `rank`).
 
-    python bench/sw_choice.py --checkpoint checkpoints/scienceworld-memory [--games a,b] [--variations 2]
-        [--step-limit 30]
+    python bench/sw_choice.py --checkpoint checkpoints/scienceworld-nomemory [--games a,b] [--variations 2]
+        [--step-limit 30] [--ways write-1,write-8,rank]
 
 Prints per game and way: the mean final score, game steps, and seconds per game step (listing the valid
-actions included: the ranked agent needs the list, the writing one does not ask for it); then the ratio
-of seconds per step (rank / generate) as the last line.
+actions included: the ranked agent needs the list, the writing ones do not ask for it); then each way's
+seconds per step against `write-1`'s (the baseline) as ratios.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from bct.core.threads import set_threads
 from bct.worlds.registry import fold_seeds, get_game
 
 GAMES = "scienceworld-find-living-thing,scienceworld-lifespan-longest-lived,scienceworld-use-thermometer"
+WAYS = {"write-1": ("generate", 1), "write-8": ("generate", 8), "rank": ("rank", 1)}  # decoding, beams
 
 
-def play(checkpoint: str, game_name: str, decoding: str, variations: int, step_limit: int) -> tuple[float, int, float]:
+def play(checkpoint: str, game_name: str, way: str, variations: int, step_limit: int) -> tuple[float, int, float]:
     """(mean score, game steps, seconds) of one way of choosing on a game's first test variations."""
     game = get_game(game_name)
-    agent = T5Agent.from_checkpoint(checkpoint, game, decoding=decoding, num_beams=1)
+    decoding, beams = WAYS[way]
+    agent = T5Agent.from_checkpoint(checkpoint, game, decoding=decoding, num_beams=beams, beam_groups=beams)
     seeds = fold_seeds(game, "test", variations)
     start = time.perf_counter()
     results = rollout(agent, agent.game, "test", seeds, agent.modules, batch_size=len(seeds), step_limit=step_limit)
@@ -40,18 +43,26 @@ def main() -> None:
     ap.add_argument("--games", default=GAMES)
     ap.add_argument("--variations", type=int, default=2)
     ap.add_argument("--step-limit", type=int, default=30)
+    ap.add_argument("--ways", default=",".join(WAYS), help=f"of {', '.join(WAYS)}; the first is the baseline")
     args = ap.parse_args()
+    ways = args.ways.split(",")
+    unknown = [w for w in ways if w not in WAYS]
+    if unknown:
+        raise SystemExit(f"--ways: unknown {', '.join(unknown)}; choose from {', '.join(WAYS)}")
     set_threads("auto")
-    per_step = {"generate": [0.0, 0], "rank": [0.0, 0]}
+    per_step = {w: [0.0, 0] for w in ways}
+    scores = {w: [] for w in ways}
     for game in args.games.split(","):
-        for decoding in ("generate", "rank"):
-            score, steps, seconds = play(args.checkpoint, game, decoding, args.variations, args.step_limit)
-            per_step[decoding][0] += seconds
-            per_step[decoding][1] += steps
-            print(f"{game} {decoding}: score {score:.2f}, {steps} game steps, {seconds / max(steps, 1):.3f} s per step")
-    gen, rank = (per_step[d][0] / max(per_step[d][1], 1) for d in ("generate", "rank"))
-    print(f"seconds per game step: generate {gen:.3f}, rank {rank:.3f}")
-    print(f"ratio rank/generate: {rank / gen:.1f}")
+        for way in ways:
+            score, steps, seconds = play(args.checkpoint, game, way, args.variations, args.step_limit)
+            per_step[way][0] += seconds
+            per_step[way][1] += steps
+            scores[way].append(score)
+            print(f"{game} {way}: score {score:.2f}, {steps} game steps, {seconds / max(steps, 1):.3f} s per step")
+    rate = {w: per_step[w][0] / max(per_step[w][1], 1) for w in ways}
+    for w in ways:
+        print(f"{w}: mean score {sum(scores[w]) / len(scores[w]):.3f}, {rate[w]:.3f} s per game step")
+    print("ratios of seconds per game step: " + ", ".join(f"{w}/{ways[0]} {rate[w] / rate[ways[0]]:.1f}" for w in ways[1:]))
 
 
 if __name__ == "__main__":

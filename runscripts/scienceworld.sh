@@ -6,7 +6,7 @@
 # TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
-#   GAMES (train variations per task, 20), EPOCHS (2), BASELINE=1 also trains and evaluates the agent without
+#   GAMES (train variations per task, 20), EPOCHS (5), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld}
 VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-20}
-EPOCHS=${EPOCHS:-2}
+EPOCHS=${EPOCHS:-5}
 BASELINE=${BASELINE:-0}
 STEPS=${STEPS:-100}
 py=.venv/bin/python
@@ -28,11 +28,12 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
   $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=names model=t5-cpu-scratch \
-    "num_games=$GAMES" "epochs=$EPOCHS" batch_size=8 lr=5e-4 "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+    "num_games=$GAMES" "epochs=$EPOCHS" batch_size=16 lr=7e-4 "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
-  # greedy: the agent writes its action (ScienceWorld's parser judges it), so only the best candidate is used
-  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=1 \
+  # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
+  # things in sight (docs/scienceworld.md, "Choosing among many actions")
+  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 \
     "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 done
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
