@@ -185,9 +185,9 @@ def rollout(
                     try:
                         ep.begin()
                     except UserError:
-                        raise  # a game TWX refuses to make: not this episode's fault
+                        raise  # a game its world refuses to make: not this episode's fault
                     except Exception as e:  # the JVM failed at reset: a fresh one, and this seed again once
-                        fail(ep, f"TextWorldExpress failed at reset: {type(e).__name__}", True, True)
+                        fail(ep, f"{world_of(game).name} failed at reset: {type(e).__name__}", True, True)
                 obs = [ep.observation() for ep in active]
                 decisions = agent.act(obs)
                 stepping = []
@@ -200,11 +200,11 @@ def rollout(
                     try:
                         future.result(timeout=env_timeout)
                     except TimeoutError:
-                        fail(ep, f"TextWorldExpress did not answer within {env_timeout:.0f} s", True, True)
+                        fail(ep, f"{world_of(game).name} did not answer within {env_timeout:.0f} s", True, True)
                     except Exception as e:  # the JVM died (Py4J) or the game broke: this episode only
                         fail(
                             ep,
-                            f"TextWorldExpress failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
+                            f"{world_of(game).name} failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
                             True,
                             True,
                         )
