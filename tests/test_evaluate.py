@@ -543,3 +543,22 @@ def test_games_played_side_by_side_give_what_one_at_a_time_gives_seed_by_seed():
     assert env_slots(agent, 16, 96) == 16
     played = lambda results: {r.seed: [(h["action"], h["observation"]) for h in r.history] for r in results}  # noqa: E731
     assert played(one) == played(many)
+
+
+def test_no_more_games_start_at_once_than_the_memory_available_holds(monkeypatch):
+    """Each game is a JVM: an evaluation asked for 16 at once on a machine with 1.5 GB free starts 3 TWX games
+    (0.5 GB each) or 1 ScienceWorld game (1.2 GB), rather than games the kernel kills mid-episode."""
+    import types
+
+    import psutil
+
+    from bct.agents import make_agent
+    from bct.agents.rollout import env_slots
+    from bct.config.settings import EvaluateSettings
+
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: types.SimpleNamespace(available=1.5 * 2**30))
+    for game, slots in (("twc", 3), ("scienceworld-boil", 1)):
+        cfg = EvaluateSettings(agent="random", game=game)
+        agent = make_agent(cfg.agent, cfg.played(), False)
+        agent.batched = True
+        assert env_slots(agent, 16, 96) == slots

@@ -113,10 +113,19 @@ def env_slots(agent: Agent, batch_size: int, todo: int) -> int:
     planner) no more than the cores this process may use, less the one the interpreter drives them from.
     More games only start and warm up more JVMs, which then share the cores: measured on an idle 2-core
     machine (bench/scaling.py), the random agent on 96 twc games took 1.1 s one at a time, 1.5 s two at a
-    time and 7.3 s sixteen at a time."""
+    time and 7.3 s sixteen at a time. Never more than the memory now available holds at the agent's world's
+    size of a JVM (`World.jvm_gb`): 20 ScienceWorld JVMs at their default heap ran a 23 GB machine out of
+    memory, and the kernel killed games mid-episode."""
+    import psutil
+
     n = min(batch_size, todo)
     if not agent.batched:
         n = min(n, available_cores()[0] - 1)
+    if agent.game is not None:
+        held = int(psutil.virtual_memory().available / 2**30 / world_of(agent.game).jvm_gb)
+        if held < n:
+            log.warning("%d games at once, not %d: the memory available holds that many of its JVMs", max(1, held), n)
+            n = held
     return max(1, n)
 
 

@@ -167,6 +167,8 @@ class World:
     # mentioned there (commands of no form of its own, a module's, pass): how an agent that writes its actions
     # prefers, among its candidates, one that names nothing absent. None: the valid-action list is the check
     knows: Callable[[str, str], bool] | None = None
+    # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
+    jvm_gb: float = 0.5
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:

@@ -9,12 +9,14 @@ not hold every command its parser takes (gold paths use others): data generation
 from __future__ import annotations
 
 import logging
+import os
 
 from bct.core.errors import UserError
 from bct.core.java import check_java
 from bct.worlds.base import Game, GameState, check_fold
 from bct.worlds.scienceworld.games import fold_of, simplifications
 
+JVM_OPTIONS = "-Xmx1g -XX:+UseSerialGC"
 logging.getLogger("scienceworld").setLevel(logging.WARNING)  # a line per task loaded is not for users
 
 
@@ -25,6 +27,10 @@ class ScienceWorldEnv:
         from scienceworld import ScienceWorldEnv as Env
 
         check_java()
+        # ScienceWorld's JVM takes up to a quarter of the machine's memory by default (1-2 GB resident each while
+        # playing): a capped heap and the serial collector keep it near 0.4 GB, so that an evaluation's games
+        # fit side by side. Set by the user, JAVA_TOOL_OPTIONS is left as it is.
+        os.environ.setdefault("JAVA_TOOL_OPTIONS", JVM_OPTIONS)
         self.game = game
         self.list_actions = list_actions
         self.sw = Env("", envStepLimit=step_limit)

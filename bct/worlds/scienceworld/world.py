@@ -21,4 +21,5 @@ SCIENCEWORLD = World.of(
     action_forms=text.ACTION_FORMS,
     speaks=text.speaks,
     knows=text.knows,
+    jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
