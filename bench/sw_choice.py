@@ -62,7 +62,10 @@ def main() -> None:
     rate = {w: per_step[w][0] / max(per_step[w][1], 1) for w in ways}
     for w in ways:
         print(f"{w}: mean score {sum(scores[w]) / len(scores[w]):.3f}, {rate[w]:.3f} s per game step")
-    print("ratios of seconds per game step: " + ", ".join(f"{w}/{ways[0]} {rate[w] / rate[ways[0]]:.1f}" for w in ways[1:]))
+    print(
+        "ratios of seconds per game step: "
+        + ", ".join(f"{w}/{ways[0]} {rate[w] / rate[ways[0]]:.1f}" for w in ways[1:])
+    )
 
 
 if __name__ == "__main__":

@@ -346,8 +346,15 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
 
     g = get_game("scienceworld-find-living-thing")
     look = "This room is called the outside. In it, you see: a frog egg, an axe. A door to the kitchen (that is open)"
-    step = Step(task="Task Description: find a living thing.", observation="You move to the outside.", look=look,
-                inventory="In your inventory, you see: an orange", valid_actions=[], score=0.1, done=False)
+    step = Step(
+        task="Task Description: find a living thing.",
+        observation="You move to the outside.",
+        look=look,
+        inventory="In your inventory, you see: an orange",
+        valid_actions=[],
+        score=0.1,
+        done=False,
+    )
     ob = Observation(g, "test", 0, False, step, prompt="... dove ...", actions=[])
     m, world = TextMap("", []), world_of(g)
     assert T5Agent._write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"

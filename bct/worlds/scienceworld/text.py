@@ -149,7 +149,6 @@ def things(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-
 def _slots(form: str) -> tuple[str, str | None]:
     """A command form as the words before its first slot and the words between its two ("move OBJ to OBJ" ->
     ("move ", " to "); "focus on OBJ" -> ("focus on ", None))."""
@@ -173,8 +172,6 @@ def _fillings(command: str, head: str, between: str | None) -> list[tuple[str, .
     return [(rest[:i], rest[i + len(between) :]) for i in cuts]
 
 
-
-
 # What a command's slot may add to a name as a look writes it: links to where the thing is ("thermometer in
 # inventory", "flower pot 3 containing pea plant and soil", "seed in the seed stage") and the parts and kinds
 # ScienceWorld's parser names that no look lists ("battery anode", "wire terminal 1", "living thing").
@@ -189,6 +186,8 @@ def _words(text: str) -> str:
     -> "door to hallway"; the parser's "baby baby mouse" -> "mouse")."""
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _SKIPPED]
     return " ".join(w for i, w in enumerate(words) if i == 0 or w != words[i - 1])
+
+
 _PART = re.compile(r"^(?:(.*) )?(?:anode|cathode|terminal \d+)$")
 _KINDS = frozenset({"inventory", "seed stage", "reproducing stage", "living thing", "organism", ""})
 
