@@ -23,7 +23,7 @@ start=$(date +%s)
 for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate games=[scienceworld] "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" \
+  $py -m bct.generate games=[scienceworld] "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" workers=2 \
     progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"

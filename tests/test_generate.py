@@ -57,6 +57,29 @@ def test_generate_small_config_writes_files_and_manifest(tmp_path):
     )
 
 
+def test_workers_play_games_side_by_side_and_write_what_one_process_writes(tmp_path):
+    """`workers=2`: each game in a process of its own; the files are those one process writes, byte for byte,
+    and the manifest lists each (its seconds aside)."""
+    outs = {n: tmp_path / f"w{n}" for n in (1, 2)}
+    for n, out in outs.items():
+        r = run(
+            "games=[sorting,twc-easy]",
+            "modules=[true]",
+            "folds=[train]",
+            "num_games=3",
+            f"out_dir={out}",
+            f"workers={n}",
+        )
+        assert r.returncode == 0, r.stderr
+    manifests = {n: json.loads((out / "manifest.json").read_text())["files"] for n, out in outs.items()}
+    assert set(manifests[1]) == set(manifests[2]) == {"sorting/modules/train.jsonl", "twc/modules/train.jsonl"}
+    for rel in manifests[1]:
+        assert (outs[1] / rel).read_bytes() == (outs[2] / rel).read_bytes()
+        assert {k: v for k, v in manifests[1][rel].items() if k != "seconds"} == {
+            k: v for k, v in manifests[2][rel].items() if k != "seconds"
+        }
+
+
 def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):
     for override, says in [
         ("games=[chess]", "unknown game 'chess'; valid choices: arithmetic"),

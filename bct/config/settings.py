@@ -229,6 +229,7 @@ class GenerateSettings(Command):
     out_dir: str
     overwrite: bool
     progress: bool
+    workers: AtLeast1 = 1  # processes playing games side by side (one game and module setting each)
 
 
 def choices(group: str) -> list[str]:

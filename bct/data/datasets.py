@@ -7,9 +7,9 @@ from pathlib import Path
 
 from bct.core.errors import UserError
 from bct.core.files import read_json
-from bct.worlds.registry import modules_label
-from bct.worlds.gold import Trajectory
 from bct.data.prompt import pack_history
+from bct.worlds.gold import Trajectory
+from bct.worlds.registry import modules_label
 
 MANIFEST = "manifest.json"
 # 2: examples carry their valid actions; 3: and each episode's final state; 4: episodes end when the game does;

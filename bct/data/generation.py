@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import tempfile
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-import hydra
-from omegaconf import DictConfig
 from tqdm.auto import tqdm
 
-from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
-from bct.worlds.play import ModularEnv
-from bct.core.errors import UserError, exits_cleanly
-from bct.core.files import write_atomic, write_jsonl
-from bct.worlds.registry import world_of, open_game, as_game, check_choices, check_fold, check_modules, expand_games, fold_seeds, get_game, modules_label
-from bct.worlds.gold import play_gold
 from bct.config.runs import FolderLock
-from bct.config.settings import GenerateSettings, entry, memory_of
+from bct.config.settings import GenerateSettings, memory_of
+from bct.core.errors import UserError
+from bct.core.files import write_atomic, write_jsonl
+from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import (
+    as_game,
+    check_choices,
+    check_fold,
+    check_modules,
+    expand_games,
+    fold_seeds,
+    get_game,
+    modules_label,
+    open_game,
+    world_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +43,19 @@ def generate(
     overwrite: bool = False,
     progress: bool = True,
     config: dict | None = None,
+    workers: int = 1,
 ) -> dict:
     """Write `out_dir/<game>/<modules|nomodules>/<fold>.jsonl` and update `out_dir/manifest.json`; return the
     manifest. `games` are registry names or Game objects (variants with their own parameters); `modules` a
-    list of true (with the game's modules), false and/or all (every module in every game)."""
+    list of true (with the game's modules), false and/or all (every module in every game). `workers`
+    processes play games side by side, one game and module setting each (its JVM and its folds)."""
     games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
     modules = check_choices("module setting", modules, check_modules)
     folds = check_choices("fold", folds, check_fold)
     seeds_of = {
-        (name, fold): fold_seeds(g, fold, int(num_games), "games", "num_games") for name, g in games.items() for fold in folds
+        (name, fold): fold_seeds(g, fold, int(num_games), "games", "num_games")
+        for name, g in games.items()
+        for fold in folds
     }
     out_dir = Path(out_dir)
     try:  # before any game is played: a folder that cannot be written is known now
@@ -53,67 +67,107 @@ def generate(
         ) from None
     # Jobs of a sweep share a data folder: one writes at a time, the others wait, then find it written.
     with FolderLock(out_dir, "data generation", wait=True):
-        return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config)
+        return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config, workers)
 
 
-def _generate(games, settings_of_modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config) -> dict:
+def _play(g, modules: bool, files: list[tuple[str, list[int]]], out_dir: Path, queue=None) -> list[tuple[str, dict]]:
+    """Play one game's gold paths with one module setting for each (file, seeds); write each file; return
+    each file's manifest entry (less the settings). `queue` hears of each episode played (progress)."""
+    entries = []
+    with open_game(g, modules, list_actions=False) as env:  # a world may skip listing: unread here
+        for rel, seeds in files:
+            start, rows, failed = time.time(), [], []
+            for seed in seeds:
+                traj = play_gold(env, seed, rel.rsplit("/", 1)[-1].removesuffix(".jsonl"), modules=modules)
+                if traj.ok:
+                    rows += examples(traj, modules)
+                else:
+                    failed.append({"seed": seed, "error": traj.error})
+                    log.warning("gold path failed: %s %s seed %d: %s", rel, modules_label(modules), seed, traj.error)
+                if queue is not None:
+                    queue.put(1)
+            write_jsonl(out_dir / rel, rows)
+            entries.append(
+                (
+                    rel,
+                    {
+                        **g.record(),
+                        "modules": modules,
+                        "fold": rel.rsplit("/", 1)[-1].removesuffix(".jsonl"),
+                        "episodes": len(seeds) - len(failed),
+                        "examples": len(rows),
+                        "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
+                        "failed": failed,
+                        "seeds": [seeds[0], seeds[-1]],
+                        "seconds": round(time.time() - start, 2),
+                    },
+                )
+            )
+    return entries
+
+
+def _generate(
+    games, settings_of_modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config, workers=1
+) -> dict:
     manifest = read_manifest(out_dir)
     base = {"num_games": int(num_games), "format": DATA_FORMAT}
     # the world's own version: data made by another release of its games are made again
     settings_of = {name: {**base, **world_of(g).version()} for name, g in games.items()}
 
-    jobs = []
+    groups: dict[tuple[str, bool], list[tuple[str, list[int]]]] = {}  # (game, modules) -> its files to write
     for game in games:
         for modules in settings_of_modules:
             for fold in folds:
                 rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
                 done = manifest["files"].get(rel, {})
                 if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings_of[game]:
-                    jobs.append((game, modules, fold, rel))
-    bar = tqdm(total=len(jobs) * int(num_games), unit="episode", disable=not progress, desc="generate")
-    for game in dict.fromkeys(j[0] for j in jobs):
-        g = games[game]
-        for modules in dict.fromkeys(j[1] for j in jobs if j[0] == game):
-            with open_game(g, modules, list_actions=False) as env:  # a world may skip listing: unread here
-                for _, _, fold, rel in [j for j in jobs if j[:2] == (game, modules)]:
-                    seeds = seeds_of[game, fold]
-                    start, rows, failed = time.time(), [], []
-                    for seed in seeds:
-                        traj = play_gold(env, seed, fold, modules=modules)
-                        if traj.ok:
-                            rows += examples(traj, modules)
-                        else:
-                            failed.append({"seed": seed, "error": traj.error})
-                            log.warning(
-                                "gold path failed: %s %s %s seed %d: %s",
-                                game,
-                                modules_label(modules),
-                                fold,
-                                seed,
-                                traj.error,
-                            )
-                        bar.update()
-                    write_jsonl(out_dir / rel, rows)
-                    manifest["files"][rel] = {
-                        **g.record(),
-                        "modules": modules,
-                        "fold": fold,
-                        "episodes": len(seeds) - len(failed),
-                        "examples": len(rows),
-                        "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
-                        "failed": failed,
-                        "seeds": [seeds[0], seeds[-1]],
-                        "settings": settings_of[game],
-                        "seconds": round(time.time() - start, 2),
-                    }
-                    manifest.update(**world_of(g).version(), config=config or {})
-                    write_atomic(
-                        out_dir / MANIFEST,
-                        json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n",
-                    )
+                    groups.setdefault((game, modules), []).append((rel, seeds_of[game, fold]))
+    episodes = sum(len(seeds) for files in groups.values() for _, seeds in files)
+    bar = tqdm(total=episodes, unit="episode", disable=not progress, desc="generate")
+
+    def record(game: str, entries: list[tuple[str, dict]]) -> None:
+        """A group's files are written: the manifest says so at once (an interrupted run resumes after them)."""
+        for rel, written in entries:
+            manifest["files"][rel] = {**written, "settings": settings_of[game]}
+        manifest.update(**world_of(games[game]).version(), config=config or {})
+        write_atomic(
+            out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n"
+        )
+
+    if workers <= 1 or len(groups) <= 1:
+        done = _Progress(bar)
+        for (game, modules), files in groups.items():
+            record(game, _play(games[game], modules, files, out_dir, done))
+    else:
+        context = multiprocessing.get_context("spawn")  # no fork of a process that holds JVM gateways' threads
+        with context.Manager() as manager, ProcessPoolExecutor(min(workers, len(groups)), mp_context=context) as pool:
+            queue = manager.Queue()
+            futures = {
+                pool.submit(_play, games[game], modules, files, out_dir, queue): game
+                for (game, modules), files in groups.items()
+            }
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                while not queue.empty():
+                    bar.update(queue.get())
+                for future in finished:
+                    record(futures[future], future.result())
+            while not queue.empty():
+                bar.update(queue.get())
     bar.close()
-    manifest["written"] = [rel for *_, rel in jobs]  # what this run wrote (not saved)
+    manifest["written"] = [rel for files in groups.values() for rel, _ in files]  # what this run wrote (not saved)
     return manifest
+
+
+class _Progress:
+    """The progress bar as `_play` hears of episodes in this process (the queue's `put`)."""
+
+    def __init__(self, bar):
+        self.bar = bar
+
+    def put(self, n: int) -> None:
+        self.bar.update(n)
 
 
 def cfg_list(values, canonical=None) -> list[str]:
@@ -141,6 +195,7 @@ def run(cfg: GenerateSettings) -> dict:
             cfg.overwrite,
             cfg.progress,
             config=cfg.dump(),
+            workers=cfg.workers,
         )
         written += manifest["written"]
         games += [(g, modules) for g in these]

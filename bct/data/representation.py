@@ -9,8 +9,8 @@ representation is one class here and one entry in REPRESENTATIONS.
 
 from __future__ import annotations
 
-from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap
 from bct.core.errors import UserError, unknown
+from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap
 
 
 class TextMap:
