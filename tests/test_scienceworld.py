@@ -357,5 +357,17 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     )
     ob = Observation(g, "test", 0, False, step, prompt="... dove ...", actions=[])
     m, world = TextMap("", []), world_of(g)
-    assert T5Agent._write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
-    assert T5Agent._write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best
+    agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
+    agent.untried, agent._sent = False, {}
+    assert agent._write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
+    assert agent._write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best
+
+    # untried: a command already sent at this very prompt is passed over (a loop), waiting is not
+    agent.untried = True
+    agent.start(g, "test", 0, False)
+    agent._sent["test", 0].update({(ob.prompt, "focus on frog egg"), (ob.prompt, "wait1")})
+    assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
+    assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
+    assert agent._write(["focus on frog egg"], m, ob, world) == "focus on frog egg"  # nothing else: the same again
+    agent.start(g, "test", 0, False)  # a new episode forgets
+    assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"

@@ -115,6 +115,7 @@ class T5Agent(Agent):
         record: dict | None = None,
         trained: dict | None = None,
         dtype: str = "auto",
+        untried: bool = False,
     ) -> None:
         """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -136,6 +137,8 @@ class T5Agent(Agent):
             )
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = fallback_skip
+        self.untried = untried
+        self._sent: dict[tuple, set[tuple[str, str]]] = {}  # per episode: (prompt, command) already sent
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
@@ -148,6 +151,7 @@ class T5Agent(Agent):
             "model_batch": model_batch,
             "device": device,
             "dtype": dtype_name(self.dtype),
+            **({"untried": True} if untried else {}),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -166,6 +170,7 @@ class T5Agent(Agent):
         model_batch: int | None = None,
         device: str | None = None,
         dtype: str = "auto",
+        untried: bool = False,
     ) -> T5Agent:
         """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
         it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
@@ -191,6 +196,7 @@ class T5Agent(Agent):
             "fallback_skip": fallback_skip,
             "model_batch": model_batch,
             "device": device,
+            **({"untried": True} if untried else {}),  # unset, results folders of before keep their names
         }
         # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
         played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -201,6 +207,7 @@ class T5Agent(Agent):
             "checkpoint": str(Path(checkpoint).resolve()),
             "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
             **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
+            **({"untried": True} if untried else {}),
             "agent_config": config,
             # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
             **({"dtype": played} if played != "fp32" else {}),
@@ -234,11 +241,15 @@ class T5Agent(Agent):
                 "precision": trained_in,
             },
             dtype=dtype,
+            untried=untried,
         )
 
     @property
     def run_name(self) -> str:
         return self._run_name
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        self._sent[fold, seed] = set()
 
     def played_with(self) -> dict:
         return {"device": self.device, "dtype": dtype_name(self.dtype)}
@@ -312,6 +323,8 @@ class T5Agent(Agent):
             world = world_of(ob.game)
             if fallback and cands and world.free_actions:  # its parser, not its list, judges a command
                 action, fallback = self._write(cands, m, ob, world), False
+                if self.untried:
+                    self._sent.setdefault((ob.fold, ob.seed), set()).add((ob.prompt, action))
             elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
@@ -319,18 +332,24 @@ class T5Agent(Agent):
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
         return decisions
 
-    @staticmethod
-    def _write(cands: list[str], m, ob: Observation, world) -> str:
+    def _write(self, cands: list[str], m, ob: Observation, world) -> str:
         """The command an agent that writes its actions sends: its best candidate that names only things the
         step mentions (task, observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
         in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
-        count as seen."""
+        count as seen. With `untried`, a command this episode already sent at this very prompt is passed
+        over for its next such candidate (the same prompt and command lead to the same place again: a loop);
+        waiting is exempt (time passes in the game while the prompt stays)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
             return written[0]
         step = ob.step
         text = " ".join((step.task, step.observation, step.look, step.inventory))
-        return next((c for c in written if world.knows(c, text)), written[0])
+        known = [c for c in written if world.knows(c, text)] or written[:1]
+        if self.untried:
+            sent = self._sent.get((ob.fold, ob.seed), set())
+            fresh = [c for c in known if (ob.prompt, c) not in sent or c.split()[0] in ("wait", "wait1")]
+            return (fresh or known)[0]
+        return known[0]
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
         enc = self._encode([m.source for m in maps])
