@@ -163,8 +163,8 @@ class World:
     speaks: Callable[[str], bool] | None = None
     # the command forms its parser takes, told to an agent that writes its actions (the LLM agent, free_actions)
     action_forms: tuple[str, ...] = ()
-    # (a written command, the text of the step: its prompt) -> whether every thing the command names is
-    # mentioned there (commands of no form of its own, a module's, pass): how an agent that writes its actions
+    # (a written command, the step's text: task, observation, look, inventory) -> whether every thing the
+    # command names is mentioned there (commands of no form of its own, a module's, pass): how an agent that writes its actions
     # prefers, among its candidates, one that names nothing absent. None: the valid-action list is the check
     knows: Callable[[str, str], bool] | None = None
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit

@@ -189,16 +189,18 @@ def _words(text: str) -> str:
 
 
 _PART = re.compile(r"^(?:(.*) )?(?:anode|cathode|terminal \d+)$")
-_KINDS = frozenset({"inventory", "seed stage", "reproducing stage", "living thing", "organism", ""})
+_KINDS = frozenset(
+    {"inventory", "seed stage", "stage", "living thing", "organism", ""}
+)  # ("the reproducing stage": "stage")
 
 
 def knows(command: str, text: str) -> bool:
     """Whether every thing a written command names is mentioned in `text` (the step's task, observation, look
     and inventory): each slot, cut at its links ("X in Y", "X containing Y and Z") and parts ("X terminal 1"),
-    is a phrase the text holds (articles and life stages aside), so "focus on dove" where no dove is in sight,
-    or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing ("thermometer in inventory", "substance in
-    metal pot", "battery anode") are. A command of no form of the game's with a slot (`look around`, `wait`, a
-    module's `recall ...`) passes; the game or the module judges it."""
+    is a phrase the text holds (articles and life stages aside). So "focus on dove" where no dove is in sight,
+    or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing
+    ("thermometer in inventory", "substance in metal pot", "battery anode") are. A command of no form of the
+    game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it."""
     seen = f" {_words(text)} "
     command = _words(command)
 
