@@ -32,8 +32,8 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
-  # things in sight (docs/scienceworld.md, "Choosing among many actions")
-  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 \
+  # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
+  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true \
     "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 done
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
