@@ -70,15 +70,17 @@ def generate(
         return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config, workers)
 
 
-def _play(g, modules: bool, files: list[tuple[str, list[int]]], out_dir: Path, queue=None) -> list[tuple[str, dict]]:
-    """Play one game's gold paths with one module setting for each (file, seeds); write each file; return
+def _play(
+    g, modules: bool, files: list[tuple[str, str, list[int]]], out_dir: Path, queue=None
+) -> list[tuple[str, dict]]:
+    """Play one game's gold paths with one module setting for each (file, fold, seeds); write each file; return
     each file's manifest entry (less the settings). `queue` hears of each episode played (progress)."""
     entries = []
     with open_game(g, modules, list_actions=False) as env:  # a world may skip listing: unread here
-        for rel, seeds in files:
+        for rel, fold, seeds in files:
             start, rows, failed = time.time(), [], []
             for seed in seeds:
-                traj = play_gold(env, seed, rel.rsplit("/", 1)[-1].removesuffix(".jsonl"), modules=modules)
+                traj = play_gold(env, seed, fold, modules=modules)
                 if traj.ok:
                     rows += examples(traj, modules)
                 else:
@@ -93,7 +95,7 @@ def _play(g, modules: bool, files: list[tuple[str, list[int]]], out_dir: Path, q
                     {
                         **g.record(),
                         "modules": modules,
-                        "fold": rel.rsplit("/", 1)[-1].removesuffix(".jsonl"),
+                        "fold": fold,
                         "episodes": len(seeds) - len(failed),
                         "examples": len(rows),
                         "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
@@ -114,15 +116,15 @@ def _generate(
     # the world's own version: data made by another release of its games are made again
     settings_of = {name: {**base, **world_of(g).version()} for name, g in games.items()}
 
-    groups: dict[tuple[str, bool], list[tuple[str, list[int]]]] = {}  # (game, modules) -> its files to write
+    groups: dict[tuple[str, bool], list[tuple[str, str, list[int]]]] = {}  # (game, modules) -> its files to write
     for game in games:
         for modules in settings_of_modules:
             for fold in folds:
                 rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
                 done = manifest["files"].get(rel, {})
                 if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings_of[game]:
-                    groups.setdefault((game, modules), []).append((rel, seeds_of[game, fold]))
-    episodes = sum(len(seeds) for files in groups.values() for _, seeds in files)
+                    groups.setdefault((game, modules), []).append((rel, fold, seeds_of[game, fold]))
+    episodes = sum(len(seeds) for files in groups.values() for *_, seeds in files)
     bar = tqdm(total=episodes, unit="episode", disable=not progress, desc="generate")
 
     def record(game: str, entries: list[tuple[str, dict]]) -> None:
@@ -156,7 +158,7 @@ def _generate(
             while not queue.empty():
                 bar.update(queue.get())
     bar.close()
-    manifest["written"] = [rel for files in groups.values() for rel, _ in files]  # what this run wrote (not saved)
+    manifest["written"] = [rel for files in groups.values() for rel, *_ in files]  # what this run wrote (not saved)
     return manifest
 
 

@@ -181,6 +181,7 @@ _LINK = re.compile(r" (?:in|on|containing|and) ")
 _SKIPPED = frozenset("a an the adult baby juvenile reproducing seedling egg".split())
 
 
+@functools.lru_cache(maxsize=1 << 12)  # a step's text is read once for all its candidates
 def _words(text: str) -> str:
     """Lower-case words without articles, life stages or a word written twice in a row ("a door to the hallway"
     -> "door to hallway"; the parser's "baby baby mouse" -> "mouse")."""
