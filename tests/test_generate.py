@@ -109,3 +109,22 @@ def test_show_prints_examples_in_either_representation(tmp_path, cli, one_line):
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.count("seed 0 step") == 2 and "target" in r.stdout and "<e1>" in r.stdout
     one_line(cli("bct.show", "arithmetic", "--data-dir", str(tmp_path)), "no data at")
+
+
+def test_more_games_reuse_the_episodes_already_written(tmp_path):
+    """num_games 2 -> 4 plays 2 episodes and writes the file a fresh 4-game run writes; 4 -> 3 plays none."""
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    generate(["sorting"], [True], ["train"], num_games=2, out_dir=grown, progress=False)
+    manifest = generate(["sorting"], [True], ["train"], num_games=4, out_dir=grown, progress=False)
+    entry = manifest["files"]["sorting/modules/train.jsonl"]
+    assert entry["reused"] == 2 and entry["episodes"] == 4 and entry["settings"]["num_games"] == 4
+    generate(["sorting"], [True], ["train"], num_games=4, out_dir=fresh, progress=False)
+    rel = "sorting/modules/train.jsonl"
+    assert (grown / rel).read_bytes() == (fresh / rel).read_bytes()
+
+    manifest = generate(["sorting"], [True], ["train"], num_games=3, out_dir=grown, progress=False)
+    entry = manifest["files"][rel]
+    assert entry["reused"] == 3 and entry["episodes"] == 3
+    assert {json.loads(line)["seed"] for line in (grown / rel).read_text().splitlines()} == {
+        json.loads(line)["seed"] for line in (fresh / rel).read_text().splitlines()
+    } - {max(json.loads(line)["seed"] for line in (fresh / rel).read_text().splitlines())}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -71,15 +72,27 @@ def generate(
 
 
 def _play(
-    g, modules: bool, files: list[tuple[str, str, list[int]]], out_dir: Path, queue=None
+    g, modules: bool, files: list[tuple[str, str, list[int], dict]], out_dir: Path, queue=None
 ) -> list[tuple[str, dict]]:
-    """Play one game's gold paths with one module setting for each (file, fold, seeds); write each file; return
-    each file's manifest entry (less the settings). `queue` hears of each episode played (progress)."""
+    """Play one game's gold paths with one module setting for each (file, fold, seeds, kept); write each file;
+    return each file's manifest entry (less the settings). `kept` holds episodes already written by a run with
+    other `num_games` (seed -> its rows, or its failure): those are taken as they are, not played again. `queue`
+    hears of each episode played (progress). The game's JVM starts only if an episode is left to play."""
     entries = []
-    with open_game(g, modules, list_actions=False) as env:  # a world may skip listing: unread here
-        for rel, fold, seeds in files:
-            start, rows, failed = time.time(), [], []
+    with contextlib.ExitStack() as stack:
+        env = None
+        for rel, fold, seeds, kept in files:
+            start, rows, failed, reused = time.time(), [], [], 0
             for seed in seeds:
+                if seed in kept:
+                    reused += 1
+                    if isinstance(kept[seed], dict):
+                        failed.append(kept[seed])
+                    else:
+                        rows += kept[seed]
+                    continue
+                if env is None:  # a world may skip listing: unread here
+                    env = stack.enter_context(open_game(g, modules, list_actions=False))
                 traj = play_gold(env, seed, fold, modules=modules)
                 if traj.ok:
                     rows += examples(traj, modules)
@@ -101,11 +114,26 @@ def _play(
                         "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
                         "failed": failed,
                         "seeds": [seeds[0], seeds[-1]],
+                        "reused": reused,
                         "seconds": round(time.time() - start, 2),
                     },
                 )
             )
     return entries
+
+
+def _written_episodes(path: Path, entry: dict, seeds: list[int]) -> dict:
+    """The episodes of `seeds` that a file written with other `num_games` (and otherwise the same settings)
+    holds: seed -> its rows, or its failure as the manifest lists it. Seeds are a fold's first n, so growing
+    `num_games` from 20 to 50 plays 30 episodes, not 50; a file that disagrees with its entry is played again."""
+    played: dict = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        played.setdefault(row.get("seed"), []).append(row)
+    if len(played) != entry.get("episodes"):
+        return {}
+    played |= {f["seed"]: f for f in entry.get("failed", [])}
+    return {seed: played[seed] for seed in seeds if seed in played}
 
 
 def _generate(
@@ -116,15 +144,22 @@ def _generate(
     # the world's own version: data made by another release of its games are made again
     settings_of = {name: {**base, **world_of(g).version()} for name, g in games.items()}
 
-    groups: dict[tuple[str, bool], list[tuple[str, str, list[int]]]] = {}  # (game, modules) -> its files to write
+    # (game, modules) -> its files to write: (file, fold, seeds, episodes already written)
+    groups: dict[tuple[str, bool], list[tuple[str, str, list[int], dict]]] = {}
     for game in games:
         for modules in settings_of_modules:
             for fold in folds:
                 rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
-                done = manifest["files"].get(rel, {})
-                if overwrite or not (out_dir / rel).exists() or done.get("settings") != settings_of[game]:
-                    groups.setdefault((game, modules), []).append((rel, fold, seeds_of[game, fold]))
-    episodes = sum(len(seeds) for files in groups.values() for *_, seeds in files)
+                done, seeds = manifest["files"].get(rel, {}), seeds_of[game, fold]
+                if overwrite or not (out_dir / rel).exists():
+                    kept = {}
+                elif done.get("settings") == settings_of[game]:
+                    continue  # written with these settings: kept as it is
+                else:  # written with other num_games: its episodes are reused where they are wanted
+                    other = {**done.get("settings", {}), "num_games": settings_of[game]["num_games"]}
+                    kept = _written_episodes(out_dir / rel, done, seeds) if other == settings_of[game] else {}
+                groups.setdefault((game, modules), []).append((rel, fold, seeds, kept))
+    episodes = sum(len(seeds) - len(kept) for files in groups.values() for *_, seeds, kept in files)
     bar = tqdm(total=episodes, unit="episode", disable=not progress, desc="generate")
 
     def record(game: str, entries: list[tuple[str, dict]]) -> None:
