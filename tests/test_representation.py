@@ -63,6 +63,21 @@ def test_names_within_names_common_words_units_and_first_occurrence():
     assert m.restore("take <e9>") is None and m.concrete("take <e1> from <e2>") == "take oven glove from box"
 
 
+def test_tagged_writes_each_name_with_its_placeholder_and_actions_by_placeholder():
+    """`entities=tagged`: the model reads "oven glove <e1>" (what it is and how to name it) and writes
+    "take <e1>"; numbers stay as written; an unseen name is still written by its placeholder."""
+    source = "Put the oven glove in the box. </s> OBS You see an oven, an oven glove and 25g of lead. </s> PACT </s>"
+    actions = ["take oven glove", "take 25g of lead", "put oven glove in box", "open oven"]
+    m = get_representation("tagged").map(source, actions)
+    assert m.source == (
+        "Put the oven glove <e1> in the box <e2>. </s> OBS You see an oven <e3>, an oven glove <e1> and "
+        "25g of lead <e4>. </s> PACT </s>"
+    )
+    assert m.actions == ["take <e1>", "take 25g of <e4>", "put <e1> in <e2>", "open <e3>"]
+    assert m.rewrite("take lead") == "take <e4>" and m.restore("take 25g of <e4>") == "take 25g of lead"
+    assert m.concrete("focus on <e4>") == "focus on lead"
+
+
 def test_a_whole_action_the_observation_quotes_is_one_entity():
     """Simon's gestures differ between folds (`wave hello` only in test): the quoted action is chosen by
     its placeholder, so an unseen verb never has to be spelled; moves stay moves."""

@@ -97,12 +97,14 @@ def normalize(action: str) -> str:
 class EntityMap:
     """One prompt's mapping from names and numbers to placeholders (see the module docstring).
 
-    `numbers=False` leaves numbers as written (names only). `source` and `actions` are the abstract
+    `numbers=False` leaves numbers as written (names only). `tagged=True` writes each name of the prompt
+    followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
+    its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
     prompt and valid actions; `rewrite` applies the same
     assignment to other text (a target); `restore` maps an abstract action back to its valid action.
     """
 
-    def __init__(self, source: str, valid_actions: list[str], numbers: bool = True):
+    def __init__(self, source: str, valid_actions: list[str], numbers: bool = True, tagged: bool = False):
         names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
         pact = _PACT.search(source)
         if pact:
@@ -125,7 +127,7 @@ class EntityMap:
         self._counts = {"e": 0, "n": 0}
         if obs:  # the latest observation is numbered first
             self.rewrite(obs.group(1))
-        self.source = self.rewrite(source)
+        self.source = self._pattern.sub(self._tag, source) if tagged else self.rewrite(source)
         self.actions = [self.rewrite(a) for a in valid_actions]
         self._back: dict[str, str] = {}
         for a, original in zip(self.actions, valid_actions):
@@ -142,6 +144,10 @@ class EntityMap:
             self._counts[kind] += 1
             placeholder = self.names[name] = f"<{kind}{self._counts[kind]}>"
         return placeholder
+
+    def _tag(self, m: re.Match) -> str:
+        placeholder = self._sub(m)
+        return placeholder if placeholder == m.group(0) else f"{m.group(0)} {placeholder}"
 
     def rewrite(self, text: str) -> str:
         return self._pattern.sub(self._sub, text)

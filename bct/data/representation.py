@@ -82,7 +82,20 @@ class Names(Placeholders):
         return EntityMap(source, valid_actions, numbers=False)
 
 
-REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names())}
+class Tagged(Names):
+    """Names as written, each followed by its placeholder in the prompt ("a thermometer <e3>"), numbers as
+    written; actions name things by placeholder, as with `names`. For worlds whose things keep their names
+    from variation to variation (ScienceWorld's thermometer, stove, foundry) but whose tests bring names
+    training never shows (boil lead): the model learns what a thermometer is called and where it stands,
+    and still writes a name it cannot spell by its placeholder."""
+
+    name = "tagged"
+
+    def map(self, source: str, valid_actions: list[str]):
+        return EntityMap(source, valid_actions, numbers=False, tagged=True)
+
+
+REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names(), Tagged())}
 
 
 def get_representation(name: str) -> Representation:
