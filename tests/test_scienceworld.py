@@ -340,7 +340,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
 
 def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sight():
     from bct.agents.base import Observation
-    from bct.agents.t5 import T5Agent
+    from bct.agents.t5 import T5Agent, untried_setting
     from bct.data.representation import TextMap
     from bct.worlds.play import Step
 
@@ -365,9 +365,18 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # untried: a command already sent at this very prompt is passed over (a loop), waiting is not
     agent.untried = True
     agent.start(g, "test", 0, False)
-    agent._sent["test", 0].update({(ob.prompt, "focus on frog egg"), (ob.prompt, "wait1")})
+    agent._sent["test", 0].update({((ob.prompt,), "focus on frog egg"), ((ob.prompt,), "wait1")})
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
     assert agent._write(["focus on frog egg"], m, ob, world) == "focus on frog egg"  # nothing else: the same again
     agent.start(g, "test", 0, False)  # a new episode forgets
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
+
+    # untried=state: sent in the same observed state, whatever the previous action (the prompt differs)
+    agent.untried = "state"
+    agent.start(g, "test", 0, False)
+    agent._sent["test", 0].add(((step.observation, step.look, step.inventory), "focus on frog egg"))
+    other = Observation(g, "test", 0, False, step, prompt="... the door is already open ...", actions=[])
+    assert agent._write(["focus on frog egg", "look around"], m, other, world) == "look around"
+    with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
+        untried_setting("maybe")

@@ -81,6 +81,24 @@ def run_name(
     )
 
 
+UNTRIED = ("prompt", "state")
+
+
+def untried_setting(value: bool | str) -> str | bool:
+    """`agent.untried`: false, true (= prompt: a command already sent at this very prompt is passed over) or
+    state (already sent in the same observation, look and inventory, whatever the previous action)."""
+    if value is True:
+        return "prompt"
+    if value is False or value is None or value in UNTRIED:
+        return value or False
+    raise UserError(f"agent.untried={value}: choose false, true (the same prompt) or state (the same observed state)")
+
+
+def untried_record(value: str | bool) -> dict:
+    """What results record of `untried` (unset when off, so that older results keep their folders)."""
+    return {"untried": True if value == "prompt" else value} if value else {}
+
+
 class T5Agent(Agent):
     """`decoding="generate"` (the paper): diverse beam search (`beam_groups` groups, `diversity_penalty`;
     one group is plain beam search) returns `num_beams` candidates; the first valid one wins, else the
@@ -115,7 +133,7 @@ class T5Agent(Agent):
         record: dict | None = None,
         trained: dict | None = None,
         dtype: str = "auto",
-        untried: bool = False,
+        untried: bool | str = False,
     ) -> None:
         """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -137,8 +155,8 @@ class T5Agent(Agent):
             )
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = fallback_skip
-        self.untried = untried
-        self._sent: dict[tuple, set[tuple[str, str]]] = {}  # per episode: (prompt, command) already sent
+        self.untried = untried_setting(untried)
+        self._sent: dict[tuple, set[tuple]] = {}  # per episode: (where, command) already sent
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
@@ -151,7 +169,7 @@ class T5Agent(Agent):
             "model_batch": model_batch,
             "device": device,
             "dtype": dtype_name(self.dtype),
-            **({"untried": True} if untried else {}),
+            **untried_record(self.untried),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -170,7 +188,7 @@ class T5Agent(Agent):
         model_batch: int | None = None,
         device: str | None = None,
         dtype: str = "auto",
-        untried: bool = False,
+        untried: bool | str = False,
     ) -> T5Agent:
         """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
         it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
@@ -196,7 +214,7 @@ class T5Agent(Agent):
             "fallback_skip": fallback_skip,
             "model_batch": model_batch,
             "device": device,
-            **({"untried": True} if untried else {}),  # unset, results folders of before keep their names
+            **untried_record(untried_setting(untried)),  # unset, results folders of before keep their names
         }
         # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
         played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -207,7 +225,7 @@ class T5Agent(Agent):
             "checkpoint": str(Path(checkpoint).resolve()),
             "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
             **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
-            **({"untried": True} if untried else {}),
+            **untried_record(untried_setting(untried)),
             "agent_config": config,
             # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
             **({"dtype": played} if played != "fp32" else {}),
@@ -324,7 +342,7 @@ class T5Agent(Agent):
             if fallback and cands and world.free_actions:  # its parser, not its list, judges a command
                 action, fallback = self._write(cands, m, ob, world), False
                 if self.untried:
-                    self._sent.setdefault((ob.fold, ob.seed), set()).add((ob.prompt, action))
+                    self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
             elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
@@ -338,7 +356,9 @@ class T5Agent(Agent):
         in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop);
-        waiting is exempt (time passes in the game while the prompt stays)."""
+        with `untried=state`, one already sent where the step's observation, look and inventory were the same
+        (whatever the previous action: "the door is now open" and "already open" close one loop). Waiting is
+        exempt (time passes in the game while the prompt stays)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
             return written[0]
@@ -347,9 +367,16 @@ class T5Agent(Agent):
         known = [c for c in written if world.knows(c, text)] or written[:1]
         if self.untried:
             sent = self._sent.get((ob.fold, ob.seed), set())
-            fresh = [c for c in known if (ob.prompt, c) not in sent or c.split()[0] in ("wait", "wait1")]
+            where = self._where(ob)
+            fresh = [c for c in known if (where, c) not in sent or c.split()[0] in ("wait", "wait1")]
             return (fresh or known)[0]
         return known[0]
+
+    def _where(self, ob: Observation) -> tuple:
+        """Where a command is remembered as sent: at this prompt, or in this observed state (`untried=state`)."""
+        if self.untried == "state":
+            return (ob.step.observation, ob.step.look, ob.step.inventory)
+        return (ob.prompt,)
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
         enc = self._encode([m.source for m in maps])
