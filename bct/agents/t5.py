@@ -10,7 +10,7 @@ import torch
 from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
 from bct.core.errors import UserError, unknown
 from bct.data.representation import get_representation, of_checkpoint
-from bct.seq2seq.decoding import group_beam_search
+from bct.seq2seq.decoding import group_beam_search, score_actions
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.base import Game
 from bct.worlds.registry import trained_games, world_of
@@ -395,43 +395,5 @@ class T5Agent(Agent):
         return decisions
 
     def score_actions(self, hidden: torch.Tensor, mask: torch.Tensor, actions: list[list[str]]) -> list[list[float]]:
-        """Length-normalised log-likelihood of each episode's actions, given its encoder output.
-
-        One decoder pass for all candidates of all episodes. Each decoder layer's cross-attention keys
-        and values are computed once per episode and shared by all its candidates: the candidates'
-        queries are laid side by side along the target axis (cross-attention treats every query
-        position alike and T5 gives it no position bias), while self-attention runs per candidate.
-        """
-        model, dec = self.model, self.model.get_decoder()
-        n_eps, n_max = len(actions), max(len(a) for a in actions)
-        flat = [a for acts in actions for a in acts]
-        ids = self.tokenizer(
-            flat, padding=True, truncation=True, max_length=self.max_target_length, return_tensors="pt"
-        ).input_ids.to(self.device)
-        length = ids.shape[1]
-        labels = torch.full((n_eps, n_max, length), self.tokenizer.pad_token_id, dtype=ids.dtype, device=self.device)
-        rows = torch.tensor([(e, j) for e, acts in enumerate(actions) for j in range(len(acts))], device=self.device)
-        labels[rows[:, 0], rows[:, 1]] = ids
-        dec_in = model._shift_right(labels.view(n_eps * n_max, length))
-
-        dtype = hidden.dtype
-        low = torch.finfo(dtype).min
-        causal = torch.full((length, length), low, dtype=dtype, device=self.device).triu(1)[None, None]
-        cross_mask = (1.0 - mask[:, None, None, :].to(dtype)) * low
-        x = dec.embed_tokens(dec_in)
-        position_bias = None
-        for block in dec.block:
-            x, position_bias, _ = block.layer[0](x, attention_mask=causal, position_bias=position_bias)
-            y, _, _ = block.layer[1](
-                x.view(n_eps, n_max * length, -1), key_value_states=hidden, attention_mask=cross_mask
-            )
-            x = block.layer[-1](y.view(n_eps * n_max, length, -1))
-        x = dec.final_layer_norm(x)
-        if getattr(model.config, "scale_decoder_outputs", model.config.tie_word_embeddings):
-            x = x * (model.model_dim**-0.5)
-        logp = torch.log_softmax(model.lm_head(x).float(), -1)
-        target = labels.view(n_eps * n_max, length)
-        real = target != self.tokenizer.pad_token_id
-        token_logp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * real
-        mean = (token_logp.sum(-1) / real.sum(-1).clamp(min=1)).view(n_eps, n_max)
-        return [mean[e, : len(acts)].tolist() for e, acts in enumerate(actions)]
+        """Length-normalised log-likelihood of each episode's actions (bct.seq2seq.decoding.score_actions)."""
+        return score_actions(self.model, self.tokenizer, hidden, mask, actions, self.max_target_length)

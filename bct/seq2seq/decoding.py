@@ -1,4 +1,5 @@
-"""Diverse (group) beam search for seq2seq models, as the original evaluation decoded.
+"""Decoding for seq2seq models: diverse (group) beam search, as the original evaluation decoded, and the
+scoring of given actions (rank decoding).
 
 The original called `generate(num_beams=16, num_beam_groups=16, diversity_penalty=0.9,
 num_return_sequences=16)`; transformers 5 no longer ships group beam search. This is that algorithm:
@@ -111,3 +112,47 @@ def group_beam_search(
         hyps.sort(key=lambda h: -h[0])
         results.append([(tokens, score) for score, tokens in hyps[:num_beams]])
     return results
+
+
+@torch.inference_mode()
+def score_actions(
+    model, tokenizer, hidden: torch.Tensor, mask: torch.Tensor, actions: list[list[str]], max_length: int = 64
+) -> list[list[float]]:
+    """Length-normalised log-likelihood of each episode's actions, given its encoder output (rank decoding).
+
+    One decoder pass for all candidates of all episodes. Each decoder layer's cross-attention keys
+    and values are computed once per episode and shared by all its candidates: the candidates'
+    queries are laid side by side along the target axis (cross-attention treats every query
+    position alike and T5 gives it no position bias), while self-attention runs per candidate.
+    """
+    dec, device = model.get_decoder(), hidden.device
+    n_eps, n_max = len(actions), max(len(a) for a in actions)
+    flat = [a for acts in actions for a in acts]
+    ids = tokenizer(flat, padding=True, truncation=True, max_length=max_length, return_tensors="pt").input_ids.to(
+        device
+    )
+    length = ids.shape[1]
+    labels = torch.full((n_eps, n_max, length), tokenizer.pad_token_id, dtype=ids.dtype, device=device)
+    rows = torch.tensor([(e, j) for e, acts in enumerate(actions) for j in range(len(acts))], device=device)
+    labels[rows[:, 0], rows[:, 1]] = ids
+    dec_in = model._shift_right(labels.view(n_eps * n_max, length))
+
+    dtype = hidden.dtype
+    low = torch.finfo(dtype).min
+    causal = torch.full((length, length), low, dtype=dtype, device=device).triu(1)[None, None]
+    cross_mask = (1.0 - mask[:, None, None, :].to(dtype)) * low
+    x = dec.embed_tokens(dec_in)
+    position_bias = None
+    for block in dec.block:
+        x, position_bias, _ = block.layer[0](x, attention_mask=causal, position_bias=position_bias)
+        y, _, _ = block.layer[1](x.view(n_eps, n_max * length, -1), key_value_states=hidden, attention_mask=cross_mask)
+        x = block.layer[-1](y.view(n_eps * n_max, length, -1))
+    x = dec.final_layer_norm(x)
+    if getattr(model.config, "scale_decoder_outputs", model.config.tie_word_embeddings):
+        x = x * (model.model_dim**-0.5)
+    logp = torch.log_softmax(model.lm_head(x).float(), -1)
+    target = labels.view(n_eps * n_max, length)
+    real = target != tokenizer.pad_token_id
+    token_logp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * real
+    mean = (token_logp.sum(-1) / real.sum(-1).clamp(min=1)).view(n_eps, n_max)
+    return [mean[e, : len(acts)].tolist() for e, acts in enumerate(actions)]
