@@ -10,7 +10,8 @@ import sys
 import hydra
 from omegaconf import DictConfig
 
-from bct.config.settings import CONF, EvaluateSettings, entry
+from bct.config.cli import entry
+from bct.config.settings import CONF, EvaluateSettings
 from bct.core.errors import exits_cleanly
 from bct.jobs.evaluation import evaluate_all
 from bct.worlds.registry import modules_label

@@ -7,7 +7,8 @@ from __future__ import annotations
 import hydra
 from omegaconf import DictConfig
 
-from bct.config.settings import CONF, GenerateSettings, entry
+from bct.config.cli import entry
+from bct.config.settings import CONF, GenerateSettings
 from bct.core.errors import exits_cleanly
 from bct.data.generation import run
 

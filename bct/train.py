@@ -12,7 +12,8 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from bct.config.settings import CONF, TrainSettings, entry
+from bct.config.cli import entry
+from bct.config.settings import CONF, TrainSettings
 from bct.core.errors import exits_cleanly
 from bct.jobs.job import quiet_sweep_noise, run_job
 

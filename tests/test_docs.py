@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings, check_overrides
+from bct.config.cli import check_overrides
+from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

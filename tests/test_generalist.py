@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from bct.config.cli import check_overrides
 from bct.config.runs import mixture
-from bct.config.settings import check_overrides
 from bct.core.errors import UserError
 from bct.jobs.evaluation import module_use
 from bct.modules import ALL_MODULES
