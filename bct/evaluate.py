@@ -33,7 +33,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         )
 
 
-main = entry(_hydra_main)
+main = entry(_hydra_main, "evaluate")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     run(GenerateSettings.from_config(cfg))
 
 
-main = entry(_hydra_main)
+main = entry(_hydra_main, "generate")
 
 
 if __name__ == "__main__":

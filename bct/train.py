@@ -42,7 +42,7 @@ def _hydra_main(cfg: DictConfig) -> None:
 
 
 quiet_sweep_noise()
-main = entry(_hydra_main)
+main = entry(_hydra_main, "train")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ a Hydra app as a console entry point (`python -m bct.train`, ...). Typed setting
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from collections.abc import Callable
@@ -114,12 +115,41 @@ def check_overrides(argv: list[str]) -> list[str]:
     return argv
 
 
-def entry(hydra_main: Callable[[], None]) -> Callable[[], None]:
-    """A console entry point: check the overrides' choices, then run the Hydra app."""
+def settings_of(command: str) -> set[str]:
+    """The top-level settings of a command's config (conf/<command>.yaml with its defaults composed)."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(str(CONF), version_base="1.3"):
+        return {k for k in compose(command) if k != "hydra"}
+
+
+def check_keys(argv: list[str], command: str) -> None:
+    """An override of a setting the command does not have (`bct.evaluate games=[...]`) is named in one line with
+    the settings it has, before Hydra's longer message; `+key=` (adding one), `~key` and Hydra's own pass."""
+    known: set[str] | None = None
+    for arg in argv:
+        if arg.startswith(("+", "~", "-")) or "=" not in arg:
+            continue
+        root = re.split(r"[.=@/]", arg, maxsplit=1)[0]
+        if root in ("hydra", "game"):
+            continue
+        known = known if known is not None else settings_of(command)
+        if root not in known:
+            close = difflib.get_close_matches(root, known, n=1)
+            raise UserError(
+                f"{root}: python -m bct.{command} has no such setting"
+                + (f" (did you mean {close[0]}?)" if close else "")
+                + f"; it has {', '.join(sorted(known))} (conf/{command}.yaml)"
+            )
+
+
+def entry(hydra_main: Callable[[], None], command: str) -> Callable[[], None]:
+    """A console entry point: check the overrides' keys and choices, then run the Hydra app."""
 
     @exits_cleanly
     def main() -> None:
         sys.argv[1:] = check_overrides(sys.argv[1:])
+        check_keys(sys.argv[1:], command)
         hydra_main()
 
     return main
