@@ -194,6 +194,7 @@ class T5Agent(Agent):
         it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
         if not checkpoint:
             raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
+        untried = untried_setting(untried)
         model, tokenizer, run = load_checkpoint(checkpoint)
         trained = run["settings"]
         with_modules = trained["modules"]
@@ -214,7 +215,7 @@ class T5Agent(Agent):
             "fallback_skip": fallback_skip,
             "model_batch": model_batch,
             "device": device,
-            **untried_record(untried_setting(untried)),  # unset, results folders of before keep their names
+            **untried_record(untried),  # unset, results folders of before keep their names
         }
         # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
         played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -225,7 +226,7 @@ class T5Agent(Agent):
             "checkpoint": str(Path(checkpoint).resolve()),
             "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
             **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
-            **untried_record(untried_setting(untried)),
+            **untried_record(untried),
             "agent_config": config,
             # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
             **({"dtype": played} if played != "fp32" else {}),
