@@ -38,8 +38,8 @@ def agent_name(r: dict) -> str:
 
 
 def scienceworld_table(rows: list[dict]) -> str:
-    """Markdown: a row per task, a column pair per agent (final score, best in play; steps), a mean row, then
-    the published means."""
+    """Markdown: a row per task played (all 30 after the full run; only those played after a subset), a column
+    per agent (final score, best in play; TALES; steps), a mean row, then the published means."""
     rows = [r for r in rows if task_of(r["game"]) in TASKS]
     if not rows:
         return ""
@@ -48,7 +48,8 @@ def scienceworld_table(rows: list[dict]) -> str:
     head = "| task | " + " | ".join(f"{a}: final (best in play; TALES), steps" for a in agents) + " |"
     lines = [head, "|" + "---|" * (len(agents) + 1)]
     sums = {a: [0.0, 0.0, 0.0, 0] for a in agents}
-    for task in TASKS:
+    played = {task_of(r["game"]) for r in rows}
+    for task in (t for t in TASKS if t in played):
         cells = []
         for a in agents:
             r = cell.get((a, task))
