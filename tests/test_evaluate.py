@@ -23,6 +23,7 @@ from bct.data.representation import REPRESENTATIONS, get_representation
 from bct.seq2seq.model import build_from_config, load_checkpoint
 from bct.seq2seq.tokenizer import train_tokenizer
 from bct.seq2seq.training import train
+from bct.seq2seq.trainset import actions_before
 from bct.worlds.registry import get_game
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
@@ -60,19 +61,23 @@ def test_oracle_scores_one_through_the_evaluator(game, modules):
     assert all((r.module_steps > 0) == modules for r in results)
 
 
+VIEWS = [(e, 0) for e in REPRESENTATIONS] + [("names", 3)]  # (entities, recent) a model may read prompts by
+
+
 class Recorder(OracleAgent):
-    """Plays the gold path and records what a T5 agent with each representation would feed its model."""
+    """Plays the gold path and records what a T5 agent with each representation (and `recent`) would feed its
+    model."""
 
     def __init__(self, game):
         super().__init__(game)
-        self.seen = {e: {} for e in REPRESENTATIONS}
+        self.seen = {view: {} for view in VIEWS}
 
     def act(self, batch):
-        for entities in REPRESENTATIONS:
+        for entities, recent in VIEWS:
             agent = T5Agent.__new__(T5Agent)
-            agent.representation = get_representation(entities)
+            agent.representation, agent.recent = get_representation(entities), recent
             for ob, m in zip(batch, agent.model_inputs(batch)):
-                self.seen[entities].setdefault(ob.seed, []).append(m.source)
+                self.seen[entities, recent].setdefault(ob.seed, []).append(m.source)
         return super().act(batch)
 
 
@@ -85,14 +90,19 @@ def test_evaluator_prompts_equal_the_training_data_byte_for_byte(tmp_path, modul
         data = load_examples(tmp_path / game / variant / "dev.jsonl")
         agent = Recorder(get_game(game))
         played = rollout(agent, get_game(game), "dev", DEV[:3], modules, batch_size=3)
+        before = dict(zip(zip(data["seed"], data["step"]), actions_before(data, 3)))
         for r in played:
             rows = [row for row in data if row["seed"] == r.seed and not row["final"]]
             assert [h["prompt"] for h in r.history] == [row["source"] for row in rows]
-            for entities in REPRESENTATIONS:
-                assert agent.seen[entities][r.seed] == [
-                    training_pair(row, get_representation(entities))[0] for row in rows
+            for entities, recent in VIEWS:
+                assert agent.seen[entities, recent][r.seed] == [
+                    training_pair({**row, "before": before[r.seed, row["step"]]}, get_representation(entities), recent)[
+                        0
+                    ]
+                    for row in rows
                 ]
-            assert agent.seen["placeholders"][r.seed] != agent.seen["text"][r.seed]
+            assert agent.seen["placeholders", 0][r.seed] != agent.seen["text", 0][r.seed]
+            assert "RECENT" in agent.seen["names", 3][r.seed][-1]
 
 
 def test_random_agent_results_agree_with_histories(tmp_path):

@@ -9,6 +9,7 @@ import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
 from bct.core.errors import UserError, unknown
+from bct.data.prompt import with_recent
 from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.decoding import group_beam_search, score_actions
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
@@ -134,6 +135,7 @@ class T5Agent(Agent):
         trained: dict | None = None,
         dtype: str = "auto",
         untried: bool | str = False,
+        recent: int = 0,
     ) -> None:
         """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -155,6 +157,7 @@ class T5Agent(Agent):
             )
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = fallback_skip
+        self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
         self.untried = untried_setting(untried)
         self._sent: dict[tuple, set[tuple]] = {}  # per episode: (where, command) already sent
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
@@ -256,11 +259,13 @@ class T5Agent(Agent):
                 "max_steps": trained.get("max_steps"),
                 "num_games": trained["num_games"],
                 "entities": representation.name,
+                **({"recent": trained["recent"]} if trained.get("recent") else {}),
                 **({"games": [g.name for g in games]} if len(games) > 1 else {}),
                 "precision": trained_in,
             },
             dtype=dtype,
             untried=untried,
+            recent=trained.get("recent", 0),
         )
 
     @property
@@ -283,7 +288,10 @@ class T5Agent(Agent):
 
     def model_inputs(self, batch: list[Observation]):
         """What the model reads for each episode, and the way back to valid actions (bct.data.representation)."""
-        return [self.representation.map(ob.prompt, ob.step.valid_actions) for ob in batch]
+        return [
+            self.representation.map(with_recent(ob.prompt, ob.actions, self.recent), ob.step.valid_actions)
+            for ob in batch
+        ]
 
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:

@@ -122,6 +122,8 @@ def train_settings(cfg) -> dict:
         values["max_steps"] = cfg.max_steps
     if cfg.distinct:  # recorded where used, so that runs from before the setting keep their folders
         values["distinct"] = True
+    if cfg.recent:  # recorded where used, so that runs from before the setting keep their folders
+        values["recent"] = cfg.recent
     if cfg.shuffle_ids:  # recorded where used, so that runs from before the setting keep their folders
         values["shuffle_ids"] = cfg.shuffle_ids
     return values

@@ -161,6 +161,7 @@ class TrainSettings(Command):
     modules: Modules
     memory: Optional[bool]  # the working memory (bct/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]
+    recent: Annotated[int, Field(ge=0)]  # the episode's last actions in the prompt (bct.data.prompt.with_recent)
     final_example: bool
     distinct: bool
     shuffle_ids: Annotated[float, Field(ge=0, le=1)]

@@ -32,18 +32,31 @@ def pack(step: Step, prev_action: str = "", prev_observation: str = "") -> str:
     )
 
 
-PARTS = ("task", "obs", "inv", "look", "slot", "pact", "pobs")  # a packed prompt's parts, in order
+LABELS = ("RECENT", "OBS", "INV", "LOOK", "PACT", "POBS")  # the labelled parts after the task (RECENT: `recent`)
+
+
+def with_recent(source: str, actions: list[str], recent: int) -> str:
+    """A packed prompt with the episode's last `recent` actions before this step (oldest first, module calls
+    among them) after the task: `task </s> RECENT open door to kitchen ; go to kitchen </s> OBS ...`. The
+    Markov prompt says only the last action; a long procedure (ScienceWorld's boil: 100 actions, many of
+    them alike) needs more to know where in it the agent is. `recent=0`: the paper's prompt, unchanged.
+    Training (from the actions of the rows before, bct.seq2seq.trainset) and evaluation (bct.agents.t5) both
+    call this."""
+    if not recent:
+        return source
+    task, sep, rest = source.partition(" </s> ")
+    return f"{task}{sep}RECENT {clean(' ; '.join(actions[-recent:]))}{sep}{rest}"
 
 
 def unpack(source: str) -> dict[str, str]:
-    """The parts of a source written by `pack` (task, obs, inv, look, pact, pobs; the slot left out)."""
+    """The parts of a source written by `pack` (task, obs, inv, look, pact, pobs; recent where `with_recent`
+    added it; the slot left out)."""
     pieces = source.removesuffix("</s>").split(" </s> ")
-    parts = {}
-    for name, piece in zip(PARTS, pieces):
-        label = name.upper() + " "
-        text = piece.strip()
-        parts[name] = text[len(label) :].strip() if text.startswith(label) or text == label.strip() else text
-    parts.pop("slot", None)
+    parts = {"task": pieces[0].strip()}
+    for piece in pieces[1:]:
+        label, _, text = piece.strip().partition(" ")
+        if label in LABELS:
+            parts[label.lower()] = text.strip()
     return parts
 
 
@@ -63,8 +76,10 @@ def pack_history(steps: list[Step]) -> list[str]:
     return [prompt_at(steps, i) for i in range(len(steps))]
 
 
-def training_pair(row: dict, representation) -> tuple[str, str]:
+def training_pair(row: dict, representation, recent: int = 0) -> tuple[str, str]:
     """(source, target) of one generated example (a row of data/<game>/<modules|nomodules>/<fold>.jsonl), as a
-    model with this representation (bct.data.representation) reads it; evaluation maps prompts the same way."""
-    m = representation.map(row["source"], row["valid_actions"])
+    model with this representation (bct.data.representation) reads it, with the episode's last `recent`
+    actions (the row's `before`: the targets of the rows before it); evaluation maps prompts the same way."""
+    source = with_recent(row["source"], row.get("before") or [], recent)
+    m = representation.map(source, row["valid_actions"])
     return m.source, m.rewrite(row["target"])

@@ -29,6 +29,19 @@ def _mapping_code() -> str:
 MAPPING_CODE = _mapping_code()
 
 
+def actions_before(data, recent: int) -> list[list[str]]:
+    """Per row, the last `recent` actions its episode took before it (the targets of the rows before it,
+    module calls among them): the rows of an episode are written in step order, one episode after another."""
+    before, episode, last = [], [], None
+    for seed, step, target in zip(data["seed"], data["step"], data["target"]):
+        if seed != last or step == 0:
+            episode = []
+        before.append(episode[-recent:] if episode else [])
+        episode.append(target)
+        last = seed
+    return before
+
+
 def training_data(cfg: TrainSettings, game: Game, modules: bool | str, representation, num_games: int | None = None):
     """The first `num_games` (default: the run's) training games of data/<game>/<modules label>/train.jsonl,
     generated if missing."""
@@ -63,8 +76,11 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
         lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
     )
 
+    if cfg.recent:
+        data = data.add_column("before", actions_before(data, cfg.recent))
+
     def pair(row: dict) -> dict:
-        source, target = training_pair(row, representation)
+        source, target = training_pair(row, representation, cfg.recent)
         return {"source": source, "target": target}
 
     # datasets caches a map by the function's pickle, which names the representation's class but holds
@@ -72,8 +88,8 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
     # names the code that maps them.
     data = data.map(
         pair,
-        desc=f"entities={representation.name}",
-        new_fingerprint=Hasher.hash([data._fingerprint, representation.name, MAPPING_CODE]),
+        desc=f"entities={representation.name}" + (f", recent={cfg.recent}" if cfg.recent else ""),
+        new_fingerprint=Hasher.hash([data._fingerprint, representation.name, cfg.recent, MAPPING_CODE]),
     )
     if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
         seen = set()
