@@ -203,6 +203,27 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
         assert all(h["action"] == h["candidates"][0] for h in hist)  # as played: names, not placeholders
 
 
+def test_a_checkpoint_trained_with_recent_actions_reads_them_when_it_plays(tmp_path, compose, eval_config):
+    checkpoint = train(
+        compose(
+            "train",
+            "+game=twc",
+            "model=t5-tiny-scratch",
+            "epochs=1",
+            "num_games=2",
+            "recent=2",
+            f"data_dir={tmp_path / 'data'}",
+            f"checkpoint_dir={tmp_path / 'ck'}",
+            "progress=false",
+        )
+    )
+    out = ev.evaluate(eval_config(f"checkpoint={checkpoint}", "num_variations=1", "agent.num_beams=2"))
+    assert json.loads((out / "results.json").read_text())["trained"]["recent"] == 2
+    hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+    assert " </s> RECENT  </s> OBS " in hist[0]["model_input"]  # nothing done yet
+    assert all(" </s> RECENT  </s> " not in h["model_input"] for h in hist[1:])  # the actions taken since
+
+
 def test_show_lays_out_played_episodes_step_by_step(tmp_path, tiny_checkpoint, eval_config, capsys):
     from bct.reports.show import main as show
 
