@@ -369,6 +369,8 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
     assert agent._write(["focus on frog egg"], m, ob, world) == "focus on frog egg"  # nothing else: the same again
+    assert agent._write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
+    assert agent._write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
     agent.start(g, "test", 0, False)  # a new episode forgets
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
 

@@ -373,11 +373,11 @@ class T5Agent(Agent):
             return written[0]
         step = ob.step
         text = " ".join((step.task, step.observation, step.look, step.inventory))
-        known = [c for c in written if world.knows(c, text)] or written[:1]
+        known = [c for c in written if c.strip() and world.knows(c, text)] or written[:1]  # "": no command
         if self.untried:
             sent = self._sent.get((ob.fold, ob.seed), set())
             where = self._where(ob)
-            fresh = [c for c in known if (where, c) not in sent or c.split()[0] in ("wait", "wait1")]
+            fresh = [c for c in known if (where, c) not in sent or c.split()[:1] in (["wait"], ["wait1"])]
             return (fresh or known)[0]
         return known[0]
 
