@@ -1,6 +1,7 @@
 """Evaluation: oracle 1.0, results that agree with the play logs, batching, decoding, resume, faults."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -222,6 +223,33 @@ def test_a_checkpoint_trained_with_recent_actions_reads_them_when_it_plays(tmp_p
     hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
     assert " </s> RECENT  </s> OBS " in hist[0]["model_input"]  # nothing done yet
     assert all(" </s> RECENT  </s> " not in h["model_input"] for h in hist[1:])  # the actions taken since
+
+
+def test_a_checkpoint_trained_with_common_names_keeps_them_and_plays_by_them(tmp_path, compose, eval_config):
+    checkpoint = train(
+        compose(
+            "train",
+            "+game=twc",
+            "model=t5-tiny-scratch",
+            "epochs=1",
+            "num_games=2",
+            "entities=common",
+            f"data_dir={tmp_path / 'data'}",
+            f"checkpoint_dir={tmp_path / 'ck'}",
+            "progress=false",
+        )
+    )
+    _, _, run = load_checkpoint(checkpoint)
+    common = set(run["common_names"])  # what both training episodes name (twc's rooms, its inventory's words)
+    assert common and all(not n.startswith("<e") for n in common)
+    # a training variation: its bedroom and furniture are words, the things only it shows are placeholders
+    out = ev.evaluate(eval_config(f"checkpoint={checkpoint}", "fold=train", "num_variations=1", "agent.num_beams=2"))
+    assert json.loads((out / "results.json").read_text())["trained"]["entities"] == "common"
+    played = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+    agent = T5Agent.from_checkpoint(str(checkpoint))
+    assert agent.representation.known == common
+    first = played[0]["model_input"]
+    assert "<e1>" in first and any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", first, re.I) for n in common)
 
 
 def test_show_lays_out_played_episodes_step_by_step(tmp_path, tiny_checkpoint, eval_config, capsys):

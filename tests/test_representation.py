@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from bct.core.errors import UserError
 from bct.data.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
 from bct.data.generation import generate
 from bct.data.prompt import training_pair
@@ -76,6 +77,38 @@ def test_tagged_writes_each_name_with_its_placeholder_and_actions_by_placeholder
     assert m.actions == ["take <e1>", "take 25g of <e4>", "put <e1> in <e2>", "open <e3>"]
     assert m.rewrite("take lead") == "take <e4>" and m.restore("take 25g of <e4>") == "take 25g of lead"
     assert m.concrete("focus on <e4>") == "focus on lead"
+
+
+def _sw_prompt(room: str, things: list[str], task: str = "find a(n) animal") -> str:
+    look = f"This room is called the {room}. In it, you see:  {'  '.join('a ' + t for t in things)}  You also see:  A door to the hallway (that is closed)"
+    return f"Task Description: Your task is to {task}. </s> OBS {look} </s> INV  </s> LOOK {look} </s> <extra_id_0> </s> PACT  </s> POBS  </s>"
+
+
+def test_common_writes_the_names_many_games_show_and_numbers_the_rest():
+    """`entities=common` learns from a run's rows which names stay words: the kitchen, its stove and the
+    hallway, in every episode of three games, do; each episode's own animal or substance, and the thermometer
+    that one game alone shows, do not. At evaluation an unseen thing (lead) is a placeholder beside the words."""
+    own = {
+        "find-animal": ["dove", "crow", "frog", "wolf", "bee", "ant"],
+        "boil": ["water", "ice", "milk", "tea", "oil", "jam"],
+    }
+    parts = []
+    for game in ["find-animal", "boil", "melt"]:
+        rows = [
+            _sw_prompt("kitchen", ["stove", *own.get(game, [])[seed : seed + 1], *["thermometer"] * (game == "boil")])
+            for seed in range(6)
+        ]
+        parts.append({"game": [game] * 6, "seed": list(range(6)), "source": rows, "valid_actions": [[]] * 6})
+    common = get_representation("common").fit(parts)
+    assert common.known == {"kitchen", "stove", "hallway"}
+    m = common.map(_sw_prompt("kitchen", ["stove", "lead", "thermometer"], "boil lead"), [])
+    assert m.source.startswith("Task Description: Your task is to boil <e1>. </s> OBS This room is called the kitchen.")
+    assert "a stove  a <e1>  a <e2>" in m.source and m.rewrite("focus on lead") == "focus on <e1>"
+    assert m.rewrite("open door to hallway") == "open door to hallway"
+    assert m.concrete("pick up <e2>") == "pick up thermometer"
+    assert get_representation("common").from_run(common.state(), "ck").known == common.known
+    with pytest.raises(UserError, match="keeps no common_names"):
+        get_representation("common").from_run({}, "ck")
 
 
 def test_a_whole_action_the_observation_quotes_is_one_entity():

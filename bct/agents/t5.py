@@ -10,7 +10,7 @@ import torch
 from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
 from bct.core.errors import UserError, unknown
 from bct.data.prompt import with_recent
-from bct.data.representation import get_representation, of_checkpoint
+from bct.data.representation import Representation, get_representation, of_checkpoint
 from bct.seq2seq.decoding import group_beam_search, score_actions
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.base import Game
@@ -106,7 +106,8 @@ class T5Agent(Agent):
     valid action sharing most words with the top candidate, avoiding the last `fallback_skip` actions. `decoding="rank"`: every valid action is scored by its length-normalised
     log-likelihood given the prompt (see `score_actions`).
 
-    `entities` names the representation the checkpoint was trained with (bct.data.representation): with
+    `entities` is the representation the checkpoint was trained with (bct.data.representation; its name, or
+    the one fitted to the run's data that `from_checkpoint` reads): with
     `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to the
     valid action it stands for.
     """
@@ -125,7 +126,7 @@ class T5Agent(Agent):
         fallback_skip: int = 4,
         device: str | None = None,
         model_batch: int | None = None,
-        entities: str = "text",
+        entities: str | Representation = "text",
         beam_groups: int = 16,
         diversity_penalty: float = 0.9,
         game: Game | None = None,
@@ -146,7 +147,8 @@ class T5Agent(Agent):
         self.dtype = eval_dtype(self.device, dtype)
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
-        self.decoding, self.num_beams, self.representation = decoding, num_beams, get_representation(entities)
+        self.decoding, self.num_beams = decoding, num_beams
+        self.representation = get_representation(entities) if isinstance(entities, str) else entities
         # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
         self.reads_valid_actions = not writes_actions(game, decoding == "generate")
         self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
@@ -203,7 +205,7 @@ class T5Agent(Agent):
         with_modules = trained["modules"]
         games = trained_games(trained)
         trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
-        representation = of_checkpoint(trained, checkpoint)
+        representation = of_checkpoint(run, checkpoint)
         game = game.with_memory(trained_on.memory) if game else trained_on
         # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
         # actions, unless agent.decoding=rank says otherwise
@@ -246,7 +248,7 @@ class T5Agent(Agent):
             fallback_skip,
             device,
             model_batch=model_batch,
-            entities=representation.name,
+            entities=representation,
             beam_groups=beam_groups,
             diversity_penalty=diversity_penalty,
             game=game,

@@ -94,31 +94,46 @@ def normalize(action: str) -> str:
     return " ".join(_SPACED.sub(r"\1", action).split())
 
 
+def prompt_names(source: str, valid_actions: list[str]) -> set[str]:
+    """The names (lower case) a packed prompt and its valid actions hold, by the rule above: what a mapping
+    numbers, and what `entities=common` counts over the training data."""
+    names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
+    pact = _PACT.search(source)
+    if pact:
+        names |= {n.lower().strip() for n in action_entities(pact.group(1))}
+    names |= {n.lower().strip() for n in registry.names(source)}
+    obs = _OBS.search(source)
+    if obs:  # whole actions quoted by the latest observation
+        seen = obs.group(1).lower()
+        names |= {
+            a.lower().strip()
+            for a in valid_actions
+            if action_entities(a) and re.search(rf"(?<![\w-]){re.escape(a.lower().strip())}(?![\w-])", seen)
+        }
+    return {n for n in names if n and not re.fullmatch(NUMBER, n)}
+
+
 class EntityMap:
     """One prompt's mapping from names and numbers to placeholders (see the module docstring).
 
-    `numbers=False` leaves numbers as written (names only). `tagged=True` writes each name of the prompt
+    `numbers=False` leaves numbers as written (names only); names in `keep` stay as written too
+    (`entities=common`: the names training saw often). `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
     prompt and valid actions; `rewrite` applies the same
     assignment to other text (a target); `restore` maps an abstract action back to its valid action.
     """
 
-    def __init__(self, source: str, valid_actions: list[str], numbers: bool = True, tagged: bool = False):
-        names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
-        pact = _PACT.search(source)
-        if pact:
-            names |= {n.lower().strip() for n in action_entities(pact.group(1))}
-        names |= {n.lower().strip() for n in registry.names(source)}
+    def __init__(
+        self,
+        source: str,
+        valid_actions: list[str],
+        numbers: bool = True,
+        tagged: bool = False,
+        keep: frozenset[str] = frozenset(),
+    ):
         obs = _OBS.search(source)
-        if obs:  # whole actions quoted by the latest observation
-            seen = obs.group(1).lower()
-            names |= {
-                a.lower().strip()
-                for a in valid_actions
-                if action_entities(a) and re.search(rf"(?<![\w-]){re.escape(a.lower().strip())}(?![\w-])", seen)
-            }
-        names = sorted((n for n in names if n and not re.fullmatch(NUMBER, n)), key=lambda n: (-len(n), n))
+        names = sorted((n for n in prompt_names(source, valid_actions) if n not in keep), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself
             alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")

@@ -1,4 +1,4 @@
-"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names`).
+"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names|tagged|common`).
 
 A representation owns its name, the tokens it adds to a tokenizer (scratch and hub alike), the
 rule it numbers prompts by (recorded in each checkpoint and checked when one is loaded) and the
@@ -9,8 +9,10 @@ representation is one class here and one entry in REPRESENTATIONS.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from bct.core.errors import UserError, unknown
-from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap
+from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap, prompt_names
 
 
 class TextMap:
@@ -50,6 +52,18 @@ class Representation:
     def record(self) -> dict:
         """What a checkpoint's settings say of its representation."""
         return {"entities": self.name, **({"entity_rule": self.rule} if self.rule is not None else {})}
+
+    def fit(self, parts) -> Representation:
+        """This representation fitted to a run's training rows (datasets with game, seed, source and
+        valid_actions; one per game); most have nothing to learn from them."""
+        return self
+
+    def state(self) -> dict:
+        """What a checkpoint's run record keeps of what `fit` learned (read back by `from_run`)."""
+        return {}
+
+    def from_run(self, run: dict, checkpoint) -> Representation:
+        return self
 
 
 class Text(Representation):
@@ -95,7 +109,51 @@ class Tagged(Names):
         return EntityMap(source, valid_actions, numbers=False, tagged=True)
 
 
-REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names(), Tagged())}
+class Common(Names):
+    """Names the training data shows often, in many games, as written; every other name as `<eK>`, numbers as
+    written. For worlds whose furniture keeps its name from variation to variation (ScienceWorld's ten rooms,
+    its stove, sink and thermometer) while each variation brings things of its own (boil *lead*, the animals
+    outside): the model reads and writes "go to kitchen" and "pick up thermometer" as words, and a thing it may
+    never have seen by its placeholder ("focus on <e1>"). Which names are common is learned from the run's
+    training rows (`fit`): a name in at least MIN_SHARE of the run's episodes (2 at least) and in episodes of at
+    least MIN_GAMES games (all of a run's games where it has fewer); ScienceWorld's 30 tasks x 20 variations
+    keep about 300 names, its rooms, doors, furniture and tools among them. The list is kept in the
+    checkpoint's run record, and evaluation maps by it."""
+
+    name = "common"
+    MIN_SHARE = 0.02
+    MIN_GAMES = 3
+
+    def __init__(self, known: frozenset[str] = frozenset()):
+        self.known = frozenset(known)
+
+    def map(self, source: str, valid_actions: list[str]):
+        return EntityMap(source, valid_actions, numbers=False, keep=self.known)
+
+    def fit(self, parts) -> Common:
+        parts = list(parts)
+        episodes, games = defaultdict(set), defaultdict(set)
+        for part in parts:
+            for game, seed, source, actions in zip(part["game"], part["seed"], part["source"], part["valid_actions"]):
+                for name in prompt_names(source, actions):
+                    episodes[name].add((game, seed))
+                    games[name].add(game)
+        played = len({e for seen in episodes.values() for e in seen})
+        fewest, least = max(2, self.MIN_SHARE * played), min(self.MIN_GAMES, len(parts))
+        return Common(n for n, e in episodes.items() if len(e) >= fewest and len(games[n]) >= least)
+
+    def state(self) -> dict:
+        return {"common_names": sorted(self.known)}
+
+    def from_run(self, run: dict, checkpoint) -> Common:
+        if "common_names" not in run:
+            raise UserError(
+                f"checkpoint {checkpoint} was trained on entities=common but keeps no common_names; train it again"
+            )
+        return Common(run["common_names"])
+
+
+REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names(), Tagged(), Common())}
 
 
 def get_representation(name: str) -> Representation:
@@ -104,8 +162,10 @@ def get_representation(name: str) -> Representation:
     return REPRESENTATIONS[name]
 
 
-def of_checkpoint(settings: dict, checkpoint) -> Representation:
-    """The representation a checkpoint was trained with; one numbered by another rule is refused."""
+def of_checkpoint(run: dict, checkpoint) -> Representation:
+    """The representation a checkpoint (its run record) was trained with, as fitted to its training data; one
+    numbered by another rule is refused."""
+    settings = run["settings"]
     rep = get_representation(settings.get("entities", "text"))
     trained_rule = settings.get("entity_rule", 1) if rep.rule is not None else None
     if trained_rule != rep.rule:
@@ -114,4 +174,4 @@ def of_checkpoint(settings: dict, checkpoint) -> Representation:
             f"({trained_rule}; this bct numbers them by rule {rep.rule}, bct/data/representation.py) "
             f"and would read its prompts wrongly; train it again"
         )
-    return rep
+    return rep.from_run(run, checkpoint)

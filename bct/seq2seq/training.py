@@ -137,8 +137,8 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     set_threads(cfg.threads)
     state = process_state()
     quiet_progress(cfg.progress)
-    model, tokenizer, train_set = model_and_data(cfg, run_dir, state)
-    record = run_record(cfg, settings, model, train_set, state)
+    model, tokenizer, train_set, representation = model_and_data(cfg, run_dir, state)
+    record = {**run_record(cfg, settings, model, train_set, state), **representation.state()}
     run_file = run_dir / RUN_RECORD
     if state.is_main_process:
         write_json(run_file, record)
@@ -196,7 +196,7 @@ def quiet_progress(progress: bool) -> None:
 
 
 def model_and_data(cfg: TrainSettings, run_dir: Path, state):
-    """The model, its tokenizer and the tokenized examples the run trains on."""
+    """The model, its tokenizer, the tokenized examples the run trains on and the representation fitted to them."""
     representation = get_representation(cfg.entities)
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
@@ -204,11 +204,11 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data = mixed_data(cfg, cfg.trained(), representation)
+        data, representation = mixed_data(cfg, cfg.trained(), representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)
-    return model, tokenizer, encode(data, tokenizer, cfg)
+    return model, tokenizer, encode(data, tokenizer, cfg), representation
 
 
 def run_record(cfg: TrainSettings, settings: dict, model, train_set, state) -> dict:

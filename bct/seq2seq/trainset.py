@@ -43,10 +43,14 @@ def actions_before(data, recent: int) -> list[list[str]]:
 
 
 def training_data(cfg: TrainSettings, game: Game, modules: bool | str, representation, num_games: int | None = None):
-    """The first `num_games` (default: the run's) training games of data/<game>/<modules label>/train.jsonl,
-    generated if missing."""
-    from datasets.fingerprint import Hasher
+    """The examples of the first `num_games` (default: the run's) training games of
+    data/<game>/<modules label>/train.jsonl (generated if missing), as `representation` maps them."""
+    return examples(cfg, game_rows(cfg, game, modules, num_games), representation)
 
+
+def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: int | None = None):
+    """The generated rows of the first `num_games` (default: the run's) training games of
+    data/<game>/<modules label>/train.jsonl, generated if missing."""
     from bct.data.generation import generate
 
     num_games = num_games or cfg.num_games
@@ -78,6 +82,13 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
 
     if cfg.recent:
         data = data.add_column("before", actions_before(data, cfg.recent))
+    return data
+
+
+def examples(cfg: TrainSettings, data, representation):
+    """Generated rows as (source, target) examples, as `representation` maps them (shuffled ids, distinct
+    examples as the settings say)."""
+    from datasets.fingerprint import Hasher
 
     def pair(row: dict) -> dict:
         source, target = training_pair(row, representation, cfg.recent)
@@ -89,7 +100,9 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
     data = data.map(
         pair,
         desc=f"entities={representation.name}" + (f", recent={cfg.recent}" if cfg.recent else ""),
-        new_fingerprint=Hasher.hash([data._fingerprint, representation.name, cfg.recent, MAPPING_CODE]),
+        new_fingerprint=Hasher.hash(
+            [data._fingerprint, representation.name, representation.state(), cfg.recent, MAPPING_CODE]
+        ),
     )
     if cfg.distinct:  # an example that is the same after the representation teaches nothing the first did not
         seen = set()
@@ -107,19 +120,21 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
 
 
 def mixed_data(cfg: TrainSettings, games: list[Game], representation):
-    """The training examples of every game of a run, each game as `mixture` says (one game: its data)."""
+    """The training examples of every game of a run, each game as `mixture` says (one game: its data), and
+    the representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names)."""
     from datasets import concatenate_datasets
 
-    if len(games) == 1:
-        return training_data(cfg, games[0], cfg.modules, representation)
+    shares = mixture(cfg, games) if len(games) > 1 else {games[0].name: {"num_games": None, "passes": 1}}
+    by_name = {g.name: g for g in games}
+    rows = {g: game_rows(cfg, by_name[g], cfg.modules, share["num_games"]) for g, share in shares.items()}
+    representation = representation.fit(rows.values())
     parts = []
-    for g, share in mixture(cfg, games).items():
-        data = training_data(
-            cfg, next(x for x in games if x.name == g), cfg.modules, representation, share["num_games"]
-        )
+    for g, share in shares.items():
+        data = examples(cfg, rows[g], representation)
         parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
-        log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
-    return concatenate_datasets(parts)
+        if len(games) > 1:
+            log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
+    return (parts[0] if len(parts) == 1 else concatenate_datasets(parts)), representation
 
 
 def encode(data, tokenizer, cfg: TrainSettings):
