@@ -106,6 +106,8 @@ def test_common_writes_the_names_many_games_show_and_numbers_the_rest():
     assert "a stove  a <e1>  a <e2>" in m.source and m.rewrite("focus on lead") == "focus on <e1>"
     assert m.rewrite("open door to hallway") == "open door to hallway"
     assert m.concrete("pick up <e2>") == "pick up thermometer"
+    only_common = _sw_prompt("kitchen", ["stove"])  # nothing to number: the prompt as it is
+    assert common.map(only_common, []).source == only_common
     assert get_representation("common").from_run(common.state(), "ck").known == common.known
     with pytest.raises(UserError, match="keeps no common_names"):
         get_representation("common").from_run({}, "ck")

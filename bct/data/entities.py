@@ -137,7 +137,7 @@ class EntityMap:
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself
             alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
-        self._pattern = re.compile("|".join(alternatives), re.I)
+        self._pattern = re.compile("|".join(alternatives) or "(?!)", re.I)  # (?!): nothing to number
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}
         if obs:  # the latest observation is numbered first
