@@ -204,20 +204,22 @@ def test_a_tiny_checkpoint_evaluates_end_to_end(tmp_path, tiny_checkpoint, decod
         assert all(h["action"] == h["candidates"][0] for h in hist)  # as played: names, not placeholders
 
 
-def test_a_checkpoint_trained_with_recent_actions_reads_them_when_it_plays(tmp_path, compose, eval_config):
-    checkpoint = train(
+def tiny_twc(compose, tmp_path, *settings):
+    """A tiny checkpoint of twc (2 games, 1 epoch) trained with `settings`."""
+    return train(
         compose(
             "train",
-            "+game=twc",
-            "model=t5-tiny-scratch",
-            "epochs=1",
-            "num_games=2",
-            "recent=2",
+            *TINY,
+            *settings,
             f"data_dir={tmp_path / 'data'}",
             f"checkpoint_dir={tmp_path / 'ck'}",
             "progress=false",
         )
     )
+
+
+def test_a_checkpoint_trained_with_recent_actions_reads_them_when_it_plays(tmp_path, compose, eval_config):
+    checkpoint = tiny_twc(compose, tmp_path, "recent=2")
     out = ev.evaluate(eval_config(f"checkpoint={checkpoint}", "num_variations=1", "agent.num_beams=2"))
     assert json.loads((out / "results.json").read_text())["trained"]["recent"] == 2
     hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
@@ -226,19 +228,7 @@ def test_a_checkpoint_trained_with_recent_actions_reads_them_when_it_plays(tmp_p
 
 
 def test_a_checkpoint_trained_with_common_names_keeps_them_and_plays_by_them(tmp_path, compose, eval_config):
-    checkpoint = train(
-        compose(
-            "train",
-            "+game=twc",
-            "model=t5-tiny-scratch",
-            "epochs=1",
-            "num_games=2",
-            "entities=common",
-            f"data_dir={tmp_path / 'data'}",
-            f"checkpoint_dir={tmp_path / 'ck'}",
-            "progress=false",
-        )
-    )
+    checkpoint = tiny_twc(compose, tmp_path, "entities=common")
     _, _, run = load_checkpoint(checkpoint)
     common = set(run["common_names"])  # what both training episodes name (twc's rooms, its inventory's words)
     assert common and all(not n.startswith("<e") for n in common)

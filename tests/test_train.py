@@ -267,8 +267,8 @@ def test_data_and_tokenizer_are_made_under_main_process_first(tmp_path, monkeypa
     state = fake_state(True, 2)
     monkeypatch.setattr(tr, "process_state", lambda: state)
     seen = []
-    real = ts.training_data
-    monkeypatch.setattr(ts, "training_data", lambda *a: seen.append(list(state.order)) or real(*a))
+    real = ts.game_rows
+    monkeypatch.setattr(ts, "game_rows", lambda *a: seen.append(list(state.order)) or real(*a))
     run = tr.train(train_config(*TINY))
     assert seen == [["enter"]] and state.order == ["enter", "exit"]
     record = json.loads((run / "bct_config.json").read_text())
