@@ -113,6 +113,18 @@ def test_common_writes_the_names_many_games_show_and_numbers_the_rest():
         get_representation("common").from_run({}, "ck")
 
 
+def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
+    """`entities=common-task`: boil *water* names its water by placeholder as boil *lead* names its lead, while
+    the kitchen and stove stay words."""
+    rep = get_representation("common-task").fit([])
+    rep = type(rep)({"kitchen", "stove", "water", "substance called water", "hallway"})
+    m = rep.map(_sw_prompt("kitchen", ["stove", "substance called water"], "boil water"), [])
+    assert m.source.startswith("Task Description: Your task is to boil <e1>. </s> OBS This room is called the kitchen.")
+    assert "a stove  a substance called <e1>" in m.source and m.rewrite("focus on water") == "focus on <e1>"
+    plain = get_representation("common").from_run({"common_names": sorted(rep.known)}, "ck")
+    assert "boil water" in plain.map(_sw_prompt("kitchen", ["stove"], "boil water"), []).source
+
+
 def test_a_whole_action_the_observation_quotes_is_one_entity():
     """Simon's gestures differ between folds (`wave hello` only in test): the quoted action is chosen by
     its placeholder, so an unseen verb never has to be spelled; moves stay moves."""

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from bct.core.errors import UserError, unknown
 from bct.data.entities import ENTITY_TOKENS, PLACEHOLDERS, EntityMap, prompt_names
+from bct.worlds import registry
 
 
 class TextMap:
@@ -153,7 +154,27 @@ class Common(Names):
         return Common(run["common_names"])
 
 
-REPRESENTATIONS: dict[str, Representation] = {r.name: r for r in (Text(), Placeholders(), Names(), Tagged(), Common())}
+class CommonTask(Common):
+    """As `common`, with the thing a task description is about numbered even where it is a common name
+    (`World.task_things`: test-conductivity's sodium chloride, boil's water): the task's own thing is then a
+    placeholder in every variation, as it is wherever a variation brings a name of its own."""
+
+    name = "common-task"
+
+    def map(self, source: str, valid_actions: list[str]):
+        own = registry.task_things(source.partition(" </s> ")[0])
+        return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own))
+
+    def fit(self, parts) -> CommonTask:
+        return CommonTask(super().fit(parts).known)
+
+    def from_run(self, run: dict, checkpoint) -> CommonTask:
+        return CommonTask(super().from_run(run, checkpoint).known)
+
+
+REPRESENTATIONS: dict[str, Representation] = {
+    r.name: r for r in (Text(), Placeholders(), Names(), Tagged(), Common(), CommonTask())
+}
 
 
 def get_representation(name: str) -> Representation:

@@ -101,6 +101,11 @@ def names(text: str) -> list[str]:
     return [n for w in claimed or [w for w in WORLDS.values() if w.speaks is None] for n in w.names(text)]
 
 
+def task_things(text: str) -> list[str]:
+    """The things the task description of `text` is about, read by the worlds that recognise the text as theirs."""
+    return [n for w in WORLDS.values() if w.task_things and w.speaks and w.speaks(text) for n in w.task_things(text)]
+
+
 def modules_label(modules: bool | str) -> str:
     """The data and run folders' name for playing with the game's modules (`modules`), without
     (`nomodules`), or with every module (`allmodules`, modules=all)."""

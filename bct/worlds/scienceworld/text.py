@@ -132,6 +132,20 @@ NOT_NAMES = frozenset(
 )
 
 
+# what a task is about: "boil lead.", "the melting point of tin, which", "determine if aluminum foil is electrically"
+_TASK_OWN = re.compile(
+    r"Your task is to (?:boil|melt|freeze|change the state of matter of|measure the temperature of|"
+    r"measure the melting point of|determine if) ([a-z][a-z0-9 -]*?)(?=[.,]| is electrically)",
+    re.I,
+)
+
+
+def task_things(text: str) -> list[str]:
+    """The thing a task description is about, where it names one (boil, melt, freeze, change the state of,
+    the temperature and melting-point measurements, conductivity): the word each variation changes."""
+    return [m.group(1).lower() for m in _TASK_OWN.finditer(text)]
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def things(text: str) -> tuple[str, ...]:
     """The things a text names in ScienceWorld's sentences: each item of a look or inventory ("a metal pot",

@@ -20,6 +20,7 @@ SCIENCEWORLD = World.of(
     limits_count_game_actions=True,
     action_forms=text.ACTION_FORMS,
     speaks=text.speaks,
+    task_things=text.task_things,
     knows=text.knows,
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
