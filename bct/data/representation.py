@@ -1,4 +1,4 @@
-"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names|tagged|common`).
+"""What a model reads of a prompt: one object per representation (`entities=text|placeholders|names|tagged|common|common-task`).
 
 A representation owns its name, the tokens it adds to a tokenizer (scratch and hub alike), the
 rule it numbers prompts by (recorded in each checkpoint and checked when one is loaded) and the
@@ -141,7 +141,7 @@ class Common(Names):
                     games[name].add(game)
         played = len({e for seen in episodes.values() for e in seen})
         fewest, least = max(2, self.MIN_SHARE * played), min(self.MIN_GAMES, len(parts))
-        return Common(n for n, e in episodes.items() if len(e) >= fewest and len(games[n]) >= least)
+        return type(self)(n for n, e in episodes.items() if len(e) >= fewest and len(games[n]) >= least)
 
     def state(self) -> dict:
         return {"common_names": sorted(self.known)}
@@ -151,7 +151,7 @@ class Common(Names):
             raise UserError(
                 f"checkpoint {checkpoint} was trained on entities=common but keeps no common_names; train it again"
             )
-        return Common(run["common_names"])
+        return type(self)(run["common_names"])
 
 
 class CommonTask(Common):
@@ -164,12 +164,6 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         own = registry.task_things(source.partition(" </s> ")[0])
         return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own))
-
-    def fit(self, parts) -> CommonTask:
-        return CommonTask(super().fit(parts).known)
-
-    def from_run(self, run: dict, checkpoint) -> CommonTask:
-        return CommonTask(super().from_run(run, checkpoint).known)
 
 
 REPRESENTATIONS: dict[str, Representation] = {
