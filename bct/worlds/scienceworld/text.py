@@ -31,6 +31,7 @@ ACTION_FORMS = (
     "put down OBJ",
     "move OBJ to OBJ",
     "pour OBJ into OBJ",
+    "pour OBJ in OBJ",
     "focus on OBJ",
     "activate OBJ",
     "deactivate OBJ",
@@ -173,6 +174,8 @@ def _slots(form: str) -> tuple[str, str | None]:
 
 
 _FORMS = tuple(_slots(f) for f in ACTION_FORMS if "OBJ" in f or "LOC" in f)
+_BARE = frozenset(f for f in ACTION_FORMS if "OBJ" not in f and "LOC" not in f)  # "look around", "wait1"
+_VERBS = frozenset(head.split()[0] for head, _ in _FORMS)  # a command that starts so must fill a form
 
 
 def _fillings(command: str, head: str, between: str | None) -> list[tuple[str, ...]]:
@@ -215,7 +218,8 @@ def knows(command: str, text: str) -> bool:
     is a phrase the text holds (articles and life stages aside). So "focus on dove" where no dove is in sight,
     or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing
     ("thermometer in inventory", "substance in metal pot", "battery anode") are. A command of no form of the
-    game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it."""
+    game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it.
+    One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not."""
     seen = f" {_words(text)} "
     command = _words(command)
 
@@ -228,4 +232,6 @@ def knows(command: str, text: str) -> bool:
         return True
 
     fillings = [f for head, between in _FORMS for f in _fillings(command, head, between)]
-    return not fillings or any(all(held(slot) for slot in f) for f in fillings)
+    if not fillings:
+        return command in _BARE or command.split(" ", 1)[0] not in _VERBS
+    return any(all(held(slot) for slot in f) for f in fillings)
