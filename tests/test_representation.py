@@ -123,6 +123,15 @@ def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
     assert "a stove  a substance called <e1>" in m.source and m.rewrite("focus on water") == "focus on <e1>"
     plain = get_representation("common").from_run({"common_names": sorted(rep.known)}, "ck")
     assert "boil water" in plain.map(_sw_prompt("kitchen", ["stove"], "boil water"), []).source
+    # power-component: training turns on light bulbs, test a motor; both are the task's <e1>, the rest words
+    rep = type(rep)({"workshop", "red light bulb", "electric motor", "battery", "hallway"})
+    task = "turn on the {} by powering it using a renewable power source. First, focus on the {}"
+    for thing in ("red light bulb", "electric motor"):
+        m = rep.map(
+            _sw_prompt("workshop", ["red light bulb", "electric motor", "battery"], task.format(thing, thing)), []
+        )
+        assert m.source.startswith("Task Description: Your task is to turn on the <e1> by powering it")
+        assert m.rewrite(f"focus on {thing}") == "focus on <e1>" and m.rewrite("pick up battery") == "pick up battery"
 
 
 def test_a_whole_action_the_observation_quotes_is_one_entity():

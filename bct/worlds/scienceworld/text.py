@@ -133,17 +133,19 @@ NOT_NAMES = frozenset(
 )
 
 
-# what a task is about: "boil lead.", "the melting point of tin, which", "determine if aluminum foil is electrically"
+# what a task is about: "boil lead.", "the melting point of tin, which", "determine if aluminum foil is electrically",
+# "turn on the electric motor by" (power-component: training's are light bulbs, test's a buzzer and a motor)
 _TASK_OWN = re.compile(
     r"Your task is to (?:boil|melt|freeze|change the state of matter of|measure the temperature of|"
-    r"measure the melting point of|determine if) ([a-z][a-z0-9 -]*?)(?=[.,]| is electrically)",
+    r"measure the melting point of|determine if|turn on the) ([a-z][a-z0-9 -]*?)(?=[.,]| is electrically| by )",
     re.I,
 )
 
 
 def task_things(text: str) -> list[str]:
     """The thing a task description is about, where it names one (boil, melt, freeze, change the state of,
-    the temperature and melting-point measurements, conductivity): the word each variation changes."""
+    the temperature and melting-point measurements, conductivity, the component to power): the word each
+    variation changes."""
     return [m.group(1).lower() for m in _TASK_OWN.finditer(text)]
 
 
