@@ -320,7 +320,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
 
     text = (
         "This room is called the greenhouse. In it, you see: a flower pot 8 (containing a peach tree in the adult "
-        "stage). A door to the hallway (that is open). In your inventory, you see: a thermometer, a battery, a "
+        "stage), soil. A door to the hallway (that is open). In your inventory, you see: a thermometer, a battery, a "
         "metal pot (containing a substance called water), an orange wire"
     )
     for command in (
@@ -336,6 +336,10 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "pour metal pot in flower pot 8",  # the gold chemistry paths' form
     ):
         assert knows(command, text), command
+    # the game runs a name into the next sentence ("a wireits terminal 1"); a number answers its question
+    assert knows("focus on wire in inventory", "In your inventory, you see: a wireits terminal 1 is connected to")
+    asked = "Ambiguous request: Please enter the number for the action you intended: 0: move seed (in jar) 1: move"
+    assert knows("1", asked) and not knows("2", asked)
     for command in (
         "focus on dove",
         "focus on flower pot 8 peach",
@@ -344,6 +348,8 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "focus on2",
         "move thermometer",
         "move  to blue box",
+        "move soil in inventory to flower pot 8",  # soil is in sight, not in the inventory
+        "0",  # no ambiguous request to answer
     ):
         assert not knows(command, text), command
 

@@ -221,19 +221,36 @@ def knows(command: str, text: str) -> bool:
     or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing
     ("thermometer in inventory", "substance in metal pot", "battery anode") are. A command of no form of the
     game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it.
-    One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not."""
+    One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not, nor one that
+    takes from the inventory ("move soil in inventory to flower pot 2") what the inventory does not list, nor a
+    number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)...")."""
     seen = f" {_words(text)} "
     command = _words(command)
 
-    def held(slot: str) -> bool:
+    def held(slot: str, seen: str = seen, end: str = " ") -> bool:
+        if slot.endswith(" in inventory"):  # what the parser takes from the inventory must be in it (where
+            # the game may run a name into the next sentence: "a wireits terminal 1 is connected to")
+            return held(slot.removesuffix(" in inventory"), _inventory(text), "")
         for phrase in _LINK.split(slot):
             part = _PART.match(phrase)
             phrase = (part.group(1) or "") if part else phrase
-            if phrase not in _KINDS and f" {phrase} " not in seen:
+            if phrase not in _KINDS and f" {phrase}{end}" not in seen:
                 return False
         return True
 
     fillings = [f for head, between in _FORMS for f in _fillings(command, head, between)]
     if not fillings:
+        if command.isdigit():  # the answer to "Ambiguous request: Please enter the number ... 0: ... 1: ..."
+            return "Ambiguous request" in text and f" {command}: " in f" {text}"
         return command in _BARE or command.split(" ", 1)[0] not in _VERBS
     return any(all(held(slot) for slot in f) for f in fillings)
+
+
+_INVENTORY = re.compile(r"In your inventory, you see:(.*?)(?=</s>|This room is called|This outside location|$)", re.S)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _inventory(text: str) -> str:
+    """The words of what a step's inventory lists (all of the text where it has none)."""
+    found = _INVENTORY.findall(text)
+    return f" {_words(found[-1] if found else text)} "
