@@ -346,6 +346,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "move peach tree to blue box",
         "go to kitchen",
         "focus on2",
+        "move2 to blue box",
         "move thermometer",
         "move  to blue box",
         "move soil in inventory to flower pot 8",  # soil is in sight, not in the inventory

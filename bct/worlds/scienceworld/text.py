@@ -227,14 +227,13 @@ def knows(command: str, text: str) -> bool:
     seen = f" {_words(text)} "
     command = _words(command)
 
-    def held(slot: str, seen: str = seen, end: str = " ") -> bool:
-        if slot.endswith(" in inventory"):  # what the parser takes from the inventory must be in it (where
-            # the game may run a name into the next sentence: "a wireits terminal 1 is connected to")
-            return held(slot.removesuffix(" in inventory"), _inventory(text), "")
+    def held(slot: str, seen: str = seen) -> bool:
+        if slot.endswith(" in inventory"):  # what the parser takes from the inventory must be in it
+            return held(slot.removesuffix(" in inventory"), _inventory(text))
         for phrase in _LINK.split(slot):
             part = _PART.match(phrase)
             phrase = (part.group(1) or "") if part else phrase
-            if phrase not in _KINDS and f" {phrase}{end}" not in seen:
+            if phrase not in _KINDS and f" {phrase} " not in seen:
                 return False
         return True
 
@@ -242,7 +241,7 @@ def knows(command: str, text: str) -> bool:
     if not fillings:
         if command.isdigit():  # the answer to "Ambiguous request: Please enter the number ... 0: ... 1: ..."
             return "Ambiguous request" in text and f" {command}: " in f" {text}"
-        return command in _BARE or command.split(" ", 1)[0] not in _VERBS
+        return command in _BARE or re.match(r"[a-z]*", command).group() not in _VERBS  # "move2 to box" starts so
     return any(all(held(slot) for slot in f) for f in fillings)
 
 
@@ -253,4 +252,7 @@ _INVENTORY = re.compile(r"In your inventory, you see:(.*?)(?=</s>|This room is c
 def _inventory(text: str) -> str:
     """The words of what a step's inventory lists (all of the text where it has none)."""
     found = _INVENTORY.findall(text)
-    return f" {_words(found[-1] if found else text)} "
+    return f" {_words(_GLUED.sub(' its ', found[-1] if found else text))} "
+
+
+_GLUED = re.compile(r"(?<=[a-z])its (?=terminal|anode|cathode)")  # the game's "a wireits terminal 1 is connected to"
