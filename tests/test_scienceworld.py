@@ -351,6 +351,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "move  to blue box",
         "move soil in inventory to flower pot 8",  # soil is in sight, not in the inventory
         "0",  # no ambiguous request to answer
+        "focus on juvenile adult peach tree",  # a thing is at one life stage
     ):
         assert not knows(command, text), command
 

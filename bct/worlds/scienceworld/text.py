@@ -197,7 +197,8 @@ def _fillings(command: str, head: str, between: str | None) -> list[tuple[str, .
 _LINK = re.compile(r" (?:in|on|containing|and) ")
 # articles, and the life stages the parser writes before a name or a look after it ("adult pea plant" / "a pea
 # plant in the adult stage", "egg blue jay egg" / "a blue jay egg")
-_SKIPPED = frozenset("a an the adult baby juvenile reproducing seedling egg".split())
+_STAGES = frozenset("adult baby juvenile reproducing seedling egg".split())  # a thing is at one stage at a time
+_SKIPPED = frozenset({"a", "an", "the", *_STAGES})
 
 
 @functools.lru_cache(maxsize=1 << 12)  # a step's text is read once for all its candidates
@@ -224,6 +225,8 @@ def knows(command: str, text: str) -> bool:
     One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not, nor one that
     takes from the inventory ("move soil in inventory to flower pot 2") what the inventory does not list, nor a
     number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)...")."""
+    if len(_STAGES.intersection(command.lower().split())) > 1:  # "baby juvenile beaver", "baby crocodile egg"
+        return False
     seen = f" {_words(text)} "
     command = _words(command)
 
