@@ -132,6 +132,12 @@ def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
         )
         assert m.source.startswith("Task Description: Your task is to turn on the <e1> by powering it")
         assert m.rewrite(f"focus on {thing}") == "focus on <e1>" and m.rewrite("pick up battery") == "pick up battery"
+        # <e1> even where the latest observation names another placeholder's thing first
+        later = _sw_prompt("workshop", ["solar panel", "red light bulb", "electric motor"], task.format(thing, thing))
+        m = rep.map(later, [])
+        assert (
+            m.rewrite(f"focus on {thing}") == "focus on <e1>" and m.rewrite("focus on solar panel") == "focus on <e2>"
+        )
 
 
 def test_a_whole_action_the_observation_quotes_is_one_entity():

@@ -117,7 +117,8 @@ class EntityMap:
     """One prompt's mapping from names and numbers to placeholders (see the module docstring).
 
     `numbers=False` leaves numbers as written (names only); names in `keep` stay as written too
-    (`entities=common`: the names training saw often). `tagged=True` writes each name of the prompt
+    (`entities=common`: the names training saw often); names in `first` are numbered before the rest
+    (`entities=common-task`: the task's own thing is `<e1>` in every prompt). `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
     prompt and valid actions; `rewrite` applies the same
@@ -131,6 +132,7 @@ class EntityMap:
         numbers: bool = True,
         tagged: bool = False,
         keep: frozenset[str] = frozenset(),
+        first: tuple[str, ...] = (),
     ):
         obs = _OBS.search(source)
         names = sorted((n for n in prompt_names(source, valid_actions) if n not in keep), key=lambda n: (-len(n), n))
@@ -140,6 +142,8 @@ class EntityMap:
         self._pattern = re.compile("|".join(alternatives) or "(?!)", re.I)  # (?!): nothing to number
         self.names: dict[str, str] = {}  # lower-case name or number -> placeholder
         self._counts = {"e": 0, "n": 0}
+        for name in first:  # names the caller wants numbered before all others (a task's own thing: <e1>)
+            self.rewrite(name)
         if obs:  # the latest observation is numbered first
             self.rewrite(obs.group(1))
         self.source = self._pattern.sub(self._tag, source) if tagged else self.rewrite(source)

@@ -77,7 +77,7 @@ class Placeholders(Representation):
     """Names and numbers as `<e1>`, `<n1>`, ... (bct.data.entities). Rules: 1 numbered from the task on;
     2 the latest observation first; 3 as 2, with the first room of a map read as the room alone (rule 2
     took "map reads: The X" for one name); 4 as 3, with a whole action that the latest observation quotes
-    as one entity."""
+    as one entity; 5 (`common-task`) as 4, with the task's own thing numbered first."""
 
     name = "placeholders"
     tokens = tuple(PLACEHOLDERS)
@@ -156,14 +156,16 @@ class Common(Names):
 
 class CommonTask(Common):
     """As `common`, with the thing a task description is about numbered even where it is a common name
-    (`World.task_things`: test-conductivity's sodium chloride, boil's water): the task's own thing is then a
-    placeholder in every variation, as it is wherever a variation brings a name of its own."""
+    (`World.task_things`: test-conductivity's sodium chloride, boil's water, power-component's light bulb or
+    motor), and numbered first: the task's own thing is `<e1>` in every prompt of every variation, so "focus
+    on <e1>" reads the same wherever the task's thing stands in the room."""
 
     name = "common-task"
+    rule = 5  # 4: the task's thing numbered where the latest observation put it (checkpoints before this rule)
 
     def map(self, source: str, valid_actions: list[str]):
-        own = registry.task_things(source.partition(" </s> ")[0])
-        return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own))
+        own = tuple(registry.task_things(source.partition(" </s> ")[0]))
+        return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own), first=own)
 
 
 REPRESENTATIONS: dict[str, Representation] = {
