@@ -363,7 +363,7 @@ class T5Agent(Agent):
 
     def _write(self, cands: list[str], m, ob: Observation, world) -> str:
         """The command an agent that writes its actions sends: its best candidate that names only things the
-        step mentions (task, observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
+        step shows (observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
         in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop);
@@ -374,7 +374,7 @@ class T5Agent(Agent):
         if world.knows is None:
             return written[0]
         step = ob.step
-        text = " ".join((step.task, step.observation, step.look, step.inventory))
+        text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c in written if c.strip() and world.knows(c, text)] or written[:1]  # "": no command
         if self.untried:
             sent = self._sent.get((ob.fold, ob.seed), set())

@@ -197,6 +197,7 @@ def _fillings(command: str, head: str, between: str | None) -> list[tuple[str, .
 _LINK = re.compile(r" (?:in|on|containing|and) ")
 # articles, and the life stages the parser writes before a name or a look after it ("adult pea plant" / "a pea
 # plant in the adult stage", "egg blue jay egg" / "a blue jay egg")
+_GLUED = re.compile(r"(?<=[a-z])its (?=terminal|anode|cathode)")  # the game's "a wireits terminal 1 is connected to"
 _STAGES = frozenset("adult baby juvenile reproducing seedling egg".split())  # a thing is at one stage at a time
 _SKIPPED = frozenset({"a", "an", "the", *_STAGES})
 
@@ -205,7 +206,7 @@ _SKIPPED = frozenset({"a", "an", "the", *_STAGES})
 def _words(text: str) -> str:
     """Lower-case words without articles, life stages or a word written twice in a row ("a door to the hallway"
     -> "door to hallway"; the parser's "baby baby mouse" -> "mouse")."""
-    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _SKIPPED]
+    words = [w for w in re.findall(r"[a-z0-9]+", _GLUED.sub(" its ", text.lower())) if w not in _SKIPPED]
     return " ".join(w for i, w in enumerate(words) if i == 0 or w != words[i - 1])
 
 
@@ -216,9 +217,10 @@ _KINDS = frozenset(
 
 
 def knows(command: str, text: str) -> bool:
-    """Whether every thing a written command names is mentioned in `text` (the step's task, observation, look
-    and inventory): each slot, cut at its links ("X in Y", "X containing Y and Z") and parts ("X terminal 1"),
-    is a phrase the text holds (articles and life stages aside). So "focus on dove" where no dove is in sight,
+    """Whether every thing a written command names is mentioned in `text` (the step's observation, look and
+    inventory: not the task, which names what the agent must find wherever it is, nor the previous action):
+    each slot, cut at its links ("X in Y", "X containing Y and Z") and parts ("X terminal 1"), is a phrase the
+    text holds (articles and life stages aside). So "focus on dove" where no dove is in sight,
     or "flower pot 8 peach" made of two names, is not, while ScienceWorld's longer names for a thing
     ("thermometer in inventory", "substance in metal pot", "battery anode") are. A command of no form of the
     game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it.
@@ -255,7 +257,4 @@ _INVENTORY = re.compile(r"In your inventory, you see:(.*?)(?=</s>|This room is c
 def _inventory(text: str) -> str:
     """The words of what a step's inventory lists (all of the text where it has none)."""
     found = _INVENTORY.findall(text)
-    return f" {_words(_GLUED.sub(' its ', found[-1] if found else text))} "
-
-
-_GLUED = re.compile(r"(?<=[a-z])its (?=terminal|anode|cathode)")  # the game's "a wireits terminal 1 is connected to"
+    return f" {_words(found[-1] if found else text)} "
