@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own
 # gold paths (replayed, kept where they reach 100) with its working memory's recalls, one agent trained on
-# all 30 (the offline CPU preset; the names many tasks show as words, the rest by placeholder: entities=common;
+# all 30 (the offline CPU preset; the names many tasks show as words, the rest by placeholder, the task's own
+# thing always <e1>: entities=common-task;
 # on a GPU when there is one), evaluated on test
 # variations beside the oracle and random, and the per-task table (final score, best score in play and
 # TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
@@ -28,7 +29,7 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
     progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
-  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=common model=t5-cpu-scratch \
+  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=common-task model=t5-cpu-scratch \
     "num_games=$GAMES" "epochs=$EPOCHS" batch_size=16 lr=7e-4 "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
