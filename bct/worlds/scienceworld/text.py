@@ -226,7 +226,8 @@ def knows(command: str, text: str) -> bool:
     game's with a slot (`look around`, `wait`, a module's `recall ...`) passes; the game or the module judges it.
     One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not, nor one that
     takes from the inventory ("move soil in inventory to flower pot 2") what the inventory does not list, nor a
-    number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)...")."""
+    number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)..."),
+    nor a thing at two life stages at once ("baby juvenile beaver")."""
     if len(_STAGES.intersection(command.lower().split())) > 1:  # "baby juvenile beaver", "baby crocodile egg"
         return False
     seen = f" {_words(text)} "
