@@ -128,3 +128,27 @@ def test_more_games_reuse_the_episodes_already_written(tmp_path):
     assert {json.loads(line)["seed"] for line in (grown / rel).read_text().splitlines()} == {
         json.loads(line)["seed"] for line in (fresh / rel).read_text().splitlines()
     } - {max(json.loads(line)["seed"] for line in (fresh / rel).read_text().splitlines())}
+
+
+def test_a_file_from_other_seeds_is_played_again_where_they_differ(tmp_path):
+    """Same settings, other seeds (ScienceWorld drew its variations from the first n before): the seeds the
+    file lacks are played, the ones it holds reused; a manifest from before seeds were listed reads as the
+    fold's first to last."""
+    rel = "sorting/modules/train.jsonl"
+    generate(["sorting"], [True], ["train"], num_games=3, out_dir=tmp_path, progress=False)
+    path = tmp_path / "manifest.json"
+    manifest = json.loads(path.read_text())
+    entry = manifest["files"][rel]
+    first, last = entry.pop("variations")[0], entry["seeds"][1]
+    path.write_text(json.dumps(manifest))  # as bct wrote it before: first and last seed only
+    again = generate(["sorting"], [True], ["train"], num_games=3, out_dir=tmp_path, progress=False)
+    assert rel not in again["written"] and again["files"][rel]["seeds"] == [first, last]
+
+    # written from other seeds: the file holds the first two of the three wanted
+    rows = [line for line in (tmp_path / rel).read_text().splitlines() if json.loads(line)["seed"] != last]
+    (tmp_path / rel).write_text("\n".join(rows) + "\n")
+    manifest["files"][rel] |= {"variations": [first, first + 1, last + 40], "episodes": 2}
+    path.write_text(json.dumps(manifest))
+    entry = generate(["sorting"], [True], ["train"], num_games=3, out_dir=tmp_path, progress=False)["files"][rel]
+    assert entry["reused"] == 2 and entry["episodes"] == 3 and entry["variations"] == list(range(first, last + 1))
+    assert {json.loads(line)["seed"] for line in (tmp_path / rel).read_text().splitlines()} == {first, first + 1, last}

@@ -23,7 +23,13 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
 def test_folds_are_the_tasks_own_variations_train_then_dev_then_test():
     boil = get_game("scienceworld-boil")  # 14 train, 7 dev, 9 test
     assert fold_seeds(boil, "train", 14) == list(range(14))
-    assert fold_seeds(boil, "dev", 2) == [14, 15] and fold_seeds(boil, "test", 9)[-1] == 29
+    assert fold_seeds(boil, "test", 9)[-1] == 29
+    dev = fold_seeds(boil, "dev", 2)
+    assert len(set(dev)) == 2 and all(14 <= s < 21 for s in dev)
+    # drawn over the fold, not its first n (a task's first variations repeat one thing: test-conductivity's
+    # first 20 train variations all test aluminum foil)
+    wires = fold_seeds(get_game("scienceworld-test-conductivity"), "train", 20)
+    assert len(set(wires)) == 20 and wires == sorted(wires) and max(wires) > 225 and wires != list(range(20))
     assert fold_seeds(boil, "test", 10) == list(range(21, 30))  # a fold with fewer: all of it
     with pytest.raises(UserError, match="num_variations=0: choose 1 to 9"):
         fold_seeds(boil, "test", 0)

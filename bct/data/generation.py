@@ -114,6 +114,7 @@ def _play(
                         "gold_success_rate": (len(seeds) - len(failed)) / len(seeds),
                         "failed": failed,
                         "seeds": [seeds[0], seeds[-1]],
+                        "variations": seeds,
                         "reused": reused,
                         "seconds": round(time.time() - start, 2),
                     },
@@ -124,8 +125,9 @@ def _play(
 
 def _written_episodes(path: Path, entry: dict, seeds: list[int]) -> dict:
     """The episodes of `seeds` that a file written with other `num_games` (and otherwise the same settings)
-    holds: seed -> its rows, or its failure as the manifest lists it. Seeds are a fold's first n, so growing
-    `num_games` from 20 to 50 plays 30 episodes, not 50; a file that disagrees with its entry is played again."""
+    holds: seed -> its rows, or its failure as the manifest lists it. Only the seeds not written are played
+    (TWX's 20 -> 50 games plays 30; ScienceWorld's variations are spread over a fold, so some of its 20 are among
+    the 50); a file that disagrees with its entry is played again."""
     played: dict = {}
     for line in path.read_text().splitlines():
         row = json.loads(line)
@@ -134,6 +136,14 @@ def _written_episodes(path: Path, entry: dict, seeds: list[int]) -> dict:
         return {}
     played |= {f["seed"]: f for f in entry.get("failed", [])}
     return {seed: played[seed] for seed in seeds if seed in played}
+
+
+def _variations(entry: dict) -> list[int]:
+    """The seeds a file was written from (entries before bct recorded them: its fold's seeds first to last)."""
+    if "variations" in entry:
+        return entry["variations"]
+    first, last = entry.get("seeds", (0, -1))
+    return list(range(first, last + 1))
 
 
 def _generate(
@@ -153,9 +163,9 @@ def _generate(
                 done, seeds = manifest["files"].get(rel, {}), seeds_of[game, fold]
                 if overwrite or not (out_dir / rel).exists():
                     kept = {}
-                elif done.get("settings") == settings_of[game]:
+                elif done.get("settings") == settings_of[game] and _variations(done) == seeds:
                     continue  # written with these settings: kept as it is
-                else:  # written with other num_games: its episodes are reused where they are wanted
+                else:  # written with other num_games or seeds: its episodes are reused where they are wanted
                     other = {**done.get("settings", {}), "num_games": settings_of[game]["num_games"]}
                     kept = _written_episodes(out_dir / rel, done, seeds) if other == settings_of[game] else {}
                 groups.setdefault((game, modules), []).append((rel, fold, seeds, kept))

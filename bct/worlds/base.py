@@ -141,7 +141,7 @@ class World:
     name: str
     games: Mapping[str, Game]  # registry names -> games
     aliases: Mapping[str, str]  # other names (the papers', a benchmark's) -> registry names
-    fold_seeds: Callable[[Game, str, int], list[int]]  # (game, fold, n) -> the first n seeds of the fold
+    fold_seeds: Callable[[Game, str, int], list[int]]  # (game, fold, n) -> n seeds of the fold, the same every run
     fold_size: Callable[[Game, str], int]  # how many variations a game's fold has
     # (game, step limit, list_actions) -> an environment; list_actions=False where no valid-action list is read
     open: Callable[..., GameEnv]

@@ -73,8 +73,9 @@ def trained_games(record: dict) -> list[Game]:
 
 
 def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str = "num_variations") -> list[int]:
-    """The first `n` variations (seeds) of a fold of `game`, or all of them where the fold has fewer (some
-    ScienceWorld tasks have 2 to 9 a fold: a run over many games takes what each has)."""
+    """`n` variations (seeds) of a fold of `game` as its world picks them (TWX: the first n; ScienceWorld: drawn
+    from the fold, the same every run), or all of them where the fold has fewer (some ScienceWorld tasks have 2
+    to 9 a fold: a run over many games takes what each has)."""
     check_fold(fold)
     size = world_of(game).fold_size(game, fold)
     if n < 1:

@@ -7,6 +7,8 @@ tests/test_scienceworld.py); a game's seeds are its variation numbers. Simplific
 
 from __future__ import annotations
 
+import random
+
 from bct.worlds.base import Game
 
 # task -> (train, dev, test) variations, as ScienceWorld 1.2.3 splits them
@@ -106,10 +108,14 @@ def fold_size(game: Game, fold: str) -> int:
 
 
 def fold_seeds(game: Game, fold: str, n: int) -> list[int]:
-    """The first `n` variations of a fold: ScienceWorld numbers train first, then dev, then test."""
+    """`n` variations drawn at random from a fold, the same ones every run (all of it where `n` is its size;
+    ScienceWorld numbers train first, then dev, then test), as TALES picks test variations by seed. A task
+    numbers its variations by its parameters in turn, so its first n show a corner of the fold:
+    test-conductivity's first 20 train variations all test aluminum foil (drawn: 10 things) and its first 10
+    test variations all sodium chloride; every 7th of find-animal's 150 is the red box in the kitchen."""
     sizes = VARIATIONS[game.world_game]
-    start = sum(sizes[: FOLD_INDEX[fold]])
-    return list(range(start, start + n))
+    start, size = sum(sizes[: FOLD_INDEX[fold]]), sizes[FOLD_INDEX[fold]]
+    return sorted(start + i for i in random.Random(f"{game.world_game} {fold}").sample(range(size), n))
 
 
 def fold_of(game: Game, seed: int) -> str | None:
