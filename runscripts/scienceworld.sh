@@ -2,7 +2,7 @@
 # ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own
 # gold paths (replayed, kept where they reach 100) with its working memory's recalls, one agent trained on
 # all 30 (the offline CPU preset; the names many tasks show as words, the rest by placeholder, the task's own
-# thing always <e1>: entities=common-task;
+# thing always <e1>, the boxes and rooms it names next: entities=common-task;
 # on a GPU when there is one), evaluated on test
 # variations beside the oracle and random, and the per-task table (final score, best score in play and
 # TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.

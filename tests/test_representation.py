@@ -207,3 +207,35 @@ def test_shuffled_numbering_renumbers_source_and_target_alike():
     ids = re.findall(r"<[en]\d+>", source)
     assert len(set(ids)) == 4 and "<e1>" not in source  # one new number each, all distinct
     assert target == f"take {ids[2]}g of {ids[3]}"  # the target names what the source's names became
+
+
+def test_common_task_numbers_the_task_s_boxes_and_rooms_after_its_thing_in_sight_or_not():
+    """use-thermometer names its thing, a room, two boxes and the boxes' room: <e1> to <e5> in that order in
+    every prompt of the variation, whether the look shows them or not; rooms the task does not name stay words."""
+    rep = get_representation("common-task").fit([])
+    rep = type(rep)({"hallway", "kitchen", "bedroom", "bathroom", "blue box", "orange box", "thermometer"})
+    task = (
+        "measure the temperature of unknown substance B, which is located around the bedroom. First, focus on the "
+        "thermometer. If the unknown substance B temperature is above 200.0 degrees celsius, place it in the blue "
+        "box. If it is below 200.0 degrees celsius, place it in the orange box. The boxes are located around the "
+        "bathroom"
+    )
+    far = rep.map(_sw_prompt("kitchen", ["thermometer"], task), [])  # nothing of the task in sight
+    near = rep.map(_sw_prompt("bathroom", ["orange box", "blue box", "unknown substance B"], task), [])
+    for m in (far, near):
+        assert [m.rewrite(n) for n in ("unknown substance B", "bedroom", "blue box", "orange box", "bathroom")] == [
+            "<e1>",
+            "<e2>",
+            "<e3>",
+            "<e4>",
+            "<e5>",
+        ]
+        assert (
+            m.rewrite("go to kitchen") == "go to kitchen" and m.rewrite("pick up thermometer") == "pick up thermometer"
+        )
+    assert "This room is called the <e5>" in near.source and "a <e4>" in near.source
+    # find-animal: no thing of its own; its box and room first
+    m = rep.map(
+        _sw_prompt("kitchen", ["blue box"], "find a(n) animal. Then, move it to the blue box in the bedroom"), []
+    )
+    assert m.rewrite("move dog to blue box") == "move dog to <e1>" and m.rewrite("go to bedroom") == "go to <e2>"

@@ -89,7 +89,7 @@ def test_gold_paths_replay_to_score_one_on_two_train_variations(game):
         for seed in fold_seeds(g, "train", 2):
             traj = play_gold(env, seed, "train", False)
             assert traj.ok and traj.steps[-1].success and traj.steps[-1].done, traj.error
-            assert traj.steps[0].task.startswith("Task Description:") and "This room is called" in traj.steps[0].look
+            assert traj.steps[0].task.startswith("Task Description:") and " is called the " in traj.steps[0].look
             # every gold command names only things its step mentions: the check an agent that writes its
             # commands makes never turns the right one away
             for step, after in zip(traj.steps, traj.steps[1:]):

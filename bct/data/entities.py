@@ -118,7 +118,7 @@ class EntityMap:
 
     `numbers=False` leaves numbers as written (names only); names in `keep` stay as written too
     (`entities=common`: the names training saw often); names in `first` are numbered before the rest
-    (`entities=common-task`: the task's own thing is `<e1>` in every prompt). `tagged=True` writes each name of the prompt
+    (`entities=common-task`: the task's own thing is `<e1>` in every prompt, its boxes and rooms next). `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
     prompt and valid actions; `rewrite` applies the same
@@ -135,7 +135,9 @@ class EntityMap:
         first: tuple[str, ...] = (),
     ):
         obs = _OBS.search(source)
-        names = sorted((n for n in prompt_names(source, valid_actions) if n not in keep), key=lambda n: (-len(n), n))
+        # names in `first` are numbered wherever the source has them, even where no rule reads them as names
+        named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in source.lower())}
+        names = sorted((n for n in named if n not in keep), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself
             alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")

@@ -77,7 +77,8 @@ class Placeholders(Representation):
     """Names and numbers as `<e1>`, `<n1>`, ... (bct.data.entities). Rules: 1 numbered from the task on;
     2 the latest observation first; 3 as 2, with the first room of a map read as the room alone (rule 2
     took "map reads: The X" for one name); 4 as 3, with a whole action that the latest observation quotes
-    as one entity; 5 (`common-task`) as 4, with the task's own thing numbered first."""
+    as one entity; 5 (`common-task`) as 4, with the task's own thing numbered first; 6 (`common-task`) as 5,
+    with the task's boxes and rooms after it, all of them numbered wherever the prompt has them."""
 
     name = "placeholders"
     tokens = tuple(PLACEHOLDERS)
@@ -155,13 +156,17 @@ class Common(Names):
 
 
 class CommonTask(Common):
-    """As `common`, with the thing a task description is about numbered even where it is a common name
-    (`World.task_things`: test-conductivity's sodium chloride, boil's water, power-component's light bulb or
-    motor), and numbered first: the task's own thing is `<e1>` in every prompt of every variation, so "focus
-    on <e1>" reads the same wherever the task's thing stands in the room."""
+    """As `common`, with what a task description names that its variations change (`World.task_things`: the
+    thing it is about, test-conductivity's sodium chloride, boil's water, power-component's light bulb or motor;
+    then the boxes and rooms it names) numbered even where they are common names, and numbered first: the
+    task's own thing is `<e1>` in every prompt of every variation, where it stands in sight or not, and "the
+    room the task names" or "the box for a conductor" is one placeholder, so "focus on <e1>", "go to <e2>"
+    and "move <e1> to <e3>" read the same whichever room and box a variation draws."""
 
     name = "common-task"
-    rule = 5  # 4: the task's thing numbered where the latest observation put it (checkpoints before this rule)
+    # 4: the task's thing numbered where the latest observation put it; 5: the task's thing first, where a rule
+    # read it as a name in the prompt (checkpoints before this rule)
+    rule = 6
 
     def map(self, source: str, valid_actions: list[str]):
         own = tuple(registry.task_things(source.partition(" </s> ")[0]))

@@ -167,8 +167,9 @@ class World:
     # command names is mentioned there (commands of no form of its own, a module's, pass): how an agent that writes its actions
     # prefers, among its candidates, one that names nothing absent. None: the valid-action list is the check
     knows: Callable[[str, str], bool] | None = None
-    # the things a task description is about ("boil lead", "the melting point of tin"): `entities=common-task` numbers
-    # them even where the world shows them often, so that a task's own thing is named one way in every variation
+    # what a task description names that its variations change, its own thing first ("boil lead", "the melting point
+    # of tin"), then its boxes and rooms: `entities=common-task` numbers them first, even where the world shows them
+    # often, so that each is named one way in every variation
     task_things: Callable[[str], list[str]] | None = None
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5

@@ -103,7 +103,8 @@ def names(text: str) -> list[str]:
 
 
 def task_things(text: str) -> list[str]:
-    """The things the task description of `text` is about, read by the worlds that recognise the text as theirs."""
+    """What the task description of `text` names that its variations change (its thing, then its boxes and rooms),
+    read by the worlds that recognise the text as theirs."""
     return [n for w in WORLDS.values() if w.task_things and w.speaks and w.speaks(text) for n in w.task_things(text)]
 
 

@@ -142,11 +142,21 @@ _TASK_OWN = re.compile(
 )
 
 
+# where a task sends the agent: its boxes ("place it in the blue box") and rooms ("located around the bedroom",
+# "the green box in the bathroom", "Seeds can be found in the kitchen", "found near the kitchen")
+_TASK_PLACE = re.compile(
+    r"\bthe ([a-z]+ box)\b|(?:located around|found in|found near|(?<=box) in) the ([a-z]+(?: room| studio)?)\b", re.I
+)
+
+
 def task_things(text: str) -> list[str]:
-    """The thing a task description is about, where it names one (boil, melt, freeze, change the state of,
-    the temperature and melting-point measurements, conductivity, the component to power): the word each
-    variation changes."""
-    return [m.group(1).lower() for m in _TASK_OWN.finditer(text)]
+    """What a task description names that each variation changes: the thing it is about, where it names one
+    (boil, melt, freeze, change the state of, the temperature and melting-point measurements, conductivity,
+    the component to power), then its boxes and rooms in the order it names them (use-thermometer: "unknown
+    substance b", "bedroom", "blue box", "orange box", "bathroom")."""
+    own = [m.group(1).lower() for m in _TASK_OWN.finditer(text)]
+    places = [(m.group(1) or m.group(2)).lower() for m in _TASK_PLACE.finditer(text)]
+    return list(dict.fromkeys(own + places))
 
 
 @functools.lru_cache(maxsize=1 << 14)
