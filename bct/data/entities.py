@@ -136,7 +136,8 @@ class EntityMap:
     ):
         obs = _OBS.search(source)
         # names in `first` are numbered wherever the source has them, even where no rule reads them as names
-        named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in source.lower())}
+        low = source.lower()
+        named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in low)}
         names = sorted((n for n in named if n not in keep), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself

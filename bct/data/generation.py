@@ -126,7 +126,7 @@ def _play(
 def _written_episodes(path: Path, entry: dict, seeds: list[int]) -> dict:
     """The episodes of `seeds` that a file written with other `num_games` (and otherwise the same settings)
     holds: seed -> its rows, or its failure as the manifest lists it. Only the seeds not written are played
-    (TWX's 20 -> 50 games plays 30; ScienceWorld's variations are spread over a fold, so some of its 20 are among
+    (TWX's 20 -> 50 games plays 30; ScienceWorld's variations are drawn from a fold, so some of its 20 are among
     the 50); a file that disagrees with its entry is played again."""
     played: dict = {}
     for line in path.read_text().splitlines():
