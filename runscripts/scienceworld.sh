@@ -9,7 +9,9 @@
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (5), BASELINE=1 also trains and evaluates the agent without
-#   the memory (memory=false); extra Hydra overrides go to bct.train.
+#   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
+#   GPU: 25M parameters at its preset's batch 64, 5e-4), JOBS (tasks evaluated at once, 1: one process plays all;
+#   on a machine of many cores, e.g. 10, one process a task); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
@@ -19,9 +21,14 @@ GAMES=${GAMES:-20}
 EPOCHS=${EPOCHS:-5}
 BASELINE=${BASELINE:-0}
 STEPS=${STEPS:-100}
+MODEL=${MODEL:-t5-cpu-scratch}
+JOBS=${JOBS:-1}
+sizes=()
+[ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
+TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
 for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
@@ -29,16 +36,20 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
     progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
-  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=common-task model=t5-cpu-scratch \
-    "num_games=$GAMES" "epochs=$EPOCHS" batch_size=16 lr=7e-4 "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=common-task "model=$MODEL" \
+    "num_games=$GAMES" "epochs=$EPOCHS" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
-  $py -m bct.evaluate "checkpoint=checkpoints/$run" fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true \
-    "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
+  play=(fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true "results_dir=$RESULTS" progress=false)
+  if [ "$JOBS" = 1 ]; then
+    $py -m bct.evaluate "checkpoint=checkpoints/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
+  else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
+    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=checkpoints/$run" "+game={}" "memory=$memory" \
+      "${play[@]}" threads=1 2>>"$RESULTS/logs/evaluate.log" | tee -a "$RESULTS/logs/evaluate.log"
+  fi
 done
-TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
 for game in $TASKS; do
   for agent in oracle random; do
     $py -m bct.evaluate "agent=$agent" "+game=$game" modules=false fold=test "num_variations=$VARIATIONS" \

@@ -397,18 +397,25 @@ def test_a_run_folder_in_use_is_refused_naming_the_job_that_holds_it(train_confi
         p.wait()
 
 
-def test_the_offline_t5_base_sized_preset_trains_saves_and_plays_without_the_hub(tmp_path, monkeypatch, train_config):
-    """Reduced: one optimizer step of t5-base's shape on a CPU, with the hub unreachable; the saved
-    checkpoint loads and plays."""
+@pytest.mark.parametrize(
+    "preset, parameters, layers, width",
+    [("t5-base-scratch", (150e6, 250e6), 12, 768), ("t5-gpu-scratch", (20e6, 30e6), 6, 384)],
+)
+def test_the_offline_gpu_presets_train_save_and_play_without_the_hub(
+    tmp_path, monkeypatch, train_config, preset, parameters, layers, width
+):
+    """Reduced: one optimizer step of each GPU-sized preset on a CPU, with the hub unreachable; the saved
+    checkpoint has the preset's shape, loads and plays."""
     from bct.config.settings import EvaluateSettings
     from bct.jobs.evaluation import evaluate
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    cfg = train_config("+game=twc", "model=t5-base-scratch", "epochs=null", "max_steps=1", "num_games=2")
+    cfg = train_config("+game=twc", f"model={preset}", "epochs=null", "max_steps=1", "num_games=2", "batch_size=4")
     cfg.save_strategy = "no"
     run = train(cfg)
     model, tokenizer, record = load_checkpoint(run)
-    assert record["num_parameters"] > 150e6 and model.config.num_layers == 12 and model.config.d_model == 768
+    low, high = parameters
+    assert low < record["num_parameters"] < high and model.config.num_layers == layers and model.config.d_model == width
     assert record["settings"]["entities"] == "placeholders" and len(tokenizer) <= 2000
     out = evaluate(
         EvaluateSettings(checkpoint=str(run), num_variations=1, results_dir=str(tmp_path / "r"), progress=False)
