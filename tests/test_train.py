@@ -315,6 +315,15 @@ def test_a_step_budget_trains_that_many_steps_and_names_the_run_by_it(train_conf
         tr.train(train_config(*TINY, "epochs=null", "max_steps=null"))
 
 
+def test_a_time_limit_stops_training_early_and_saves_the_model_as_it_is(train_config):
+    """max_minutes (a job's time limit): past it, training stops at the step's end; the model is saved, the
+    run's metrics say it stopped there and at which step of how many."""
+    run = tr.train(train_config(*TINY, "epochs=null", "max_steps=50", "max_minutes=0.0001"))
+    metrics = json.loads((run / "train_metrics.json").read_text())
+    assert metrics["global_step"] == 1 and metrics["stopped_at_max_minutes"] == 0.0001
+    assert (run / "model.safetensors").exists()
+
+
 def test_final_examples_train_only_when_asked(tmp_path, train_config):
     plain = json.loads((tr.train(train_config(*TINY)) / "bct_config.json").read_text())
     final = json.loads((tr.train(train_config(*TINY, "final_example=true")) / "bct_config.json").read_text())

@@ -158,6 +158,7 @@ class TrainSettings(Command):
     trainer: dict[str, Any]
     epochs: Optional[AtLeast1]
     max_steps: Optional[AtLeast1]
+    max_minutes: Optional[Annotated[float, Field(gt=0)]] = None
     modules: Modules
     memory: Optional[bool]  # the working memory (bct/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]

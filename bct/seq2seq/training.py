@@ -155,6 +155,9 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
         callbacks=[stop, *(callbacks or [])],
     )
+    limit = time_limit(cfg.max_minutes)
+    if limit:
+        trainer.add_callback(limit)
     if cfg.select != "none" and state.is_main_process:
         trainer.add_callback(keep_every(cfg.select_every, run_dir, tokenizer, record))
     last = last_complete_checkpoint(args.output_dir)
@@ -179,8 +182,39 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         raise KeyboardInterrupt
     if not trainer.is_world_process_zero():
         return False
-    finish(trainer, result, record, run_dir, {"wall_seconds": round(time.time() - start, 1), "resumed_from": last})
+    timing = {"wall_seconds": round(time.time() - start, 1), "resumed_from": last}
+    if limit and limit.reached:
+        timing["stopped_at_max_minutes"] = cfg.max_minutes  # the schedule's steps were not all taken
+        log.info(
+            "training %s stopped at max_minutes=%s, step %d of %d",
+            run_dir.name,
+            cfg.max_minutes,
+            trainer.state.global_step,
+            steps,
+        )
+    finish(trainer, result, record, run_dir, timing)
     return True
+
+
+def time_limit(minutes: float | None):
+    """A TrainerCallback that stops training at the first optimizer step past `minutes` of training (the model
+    as it is then is saved as usual); None where no limit is set."""
+    if not minutes:
+        return None
+    from transformers import TrainerCallback
+
+    class TimeLimit(TrainerCallback):
+        reached = False
+        began = None
+
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.began = time.time()
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if time.time() - self.began > 60 * minutes:
+                self.reached = control.should_training_stop = True
+
+    return TimeLimit()
 
 
 def quiet_progress(progress: bool) -> None:
