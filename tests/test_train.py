@@ -324,6 +324,27 @@ def test_a_time_limit_stops_training_early_and_saves_the_model_as_it_is(train_co
     assert (run / "model.safetensors").exists()
 
 
+def test_a_diverged_training_stops_in_one_line_and_saves_no_nan_model(train_config):
+    """A learning rate far too high: the gradient norm turns NaN; training stops there in one line that
+    says so and what to change, and no model is saved as finished (evaluation would play NaN weights)."""
+    cfg = train_config(*TINY, "epochs=null", "max_steps=30", "lr=1e30", "logging_steps=1")
+    with pytest.raises(UserError, match=r"diverged at step \d+ .*lower learning rate") as error:
+        tr.train(cfg)
+    assert "\n" not in str(error.value)
+    assert not list(Path(cfg.checkpoint_dir).glob("*/model.safetensors"))
+
+
+def test_a_checkpoint_with_nan_weights_is_refused_in_one_line(train_config):
+    """Weights that are NaN (a training diverged elsewhere, or before bct guarded against it) are not played."""
+    from safetensors.torch import load_file, save_file
+
+    run = tr.train(train_config(*TINY, "epochs=null", "max_steps=1"))
+    weights = load_file(run / "model.safetensors")
+    save_file({k: torch.full_like(v, float("nan")) for k, v in weights.items()}, run / "model.safetensors")
+    with pytest.raises(UserError, match="NaN or infinite weights: its training diverged"):
+        load_checkpoint(run)
+
+
 def test_final_examples_train_only_when_asked(tmp_path, train_config):
     plain = json.loads((tr.train(train_config(*TINY)) / "bct_config.json").read_text())
     final = json.loads((tr.train(train_config(*TINY, "final_example=true")) / "bct_config.json").read_text())

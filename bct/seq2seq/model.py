@@ -128,4 +128,9 @@ def load_checkpoint(path: str | Path):
             f"run its training command again to resume it"
         )
     model, tokenizer = load_pretrained(str(path))
+    if not all(p.isfinite().all() for p in model.parameters()):
+        raise UserError(
+            f"checkpoint {path} has NaN or infinite weights: its training diverged; train it again with a lower "
+            f"learning rate (lr=...) or in fp32 on a GPU (+trainer.bf16=false)"
+        )
     return model, tokenizer, run

@@ -155,6 +155,8 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
         callbacks=[stop, *(callbacks or [])],
     )
+    diverged = divergence_guard()
+    trainer.add_callback(diverged)
     limit = time_limit(cfg.max_minutes)
     if limit:
         trainer.add_callback(limit)
@@ -180,6 +182,12 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         stop.restore()
     if stop.interrupted:  # stopped at a step end, with a checkpoint there: not done
         raise KeyboardInterrupt
+    if diverged.at_step is not None:  # NaN weights are not saved: the run stays unfinished
+        raise UserError(
+            f"training {run_dir.name} diverged at step {diverged.at_step} (the gradient norm is not finite; the "
+            f"weights are NaN and were not saved): train again with a lower learning rate (lr={cfg.lr:g} now) "
+            f"or, on a GPU, in fp32 (+trainer.bf16=false)"
+        )
     if not trainer.is_world_process_zero():
         return False
     timing = {"wall_seconds": round(time.time() - start, 1), "resumed_from": last}
@@ -194,6 +202,26 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         )
     finish(trainer, result, record, run_dir, timing)
     return True
+
+
+def divergence_guard():
+    """A TrainerCallback that stops training at the first logged non-finite gradient norm or loss (the
+    trainer's own log filters NaN losses out and would save NaN weights as a finished model)."""
+    import math
+
+    from transformers import TrainerCallback
+
+    class DivergenceGuard(TrainerCallback):
+        at_step = None
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            values = [float(logs[k]) for k in ("grad_norm", "loss") if k in (logs or {})]
+            if self.at_step is None and any(not math.isfinite(v) for v in values):
+                self.at_step = state.global_step
+                control.should_training_stop = True
+                control.should_save = False
+
+    return DivergenceGuard()
 
 
 def time_limit(minutes: float | None):
