@@ -10,7 +10,7 @@
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (5), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
-#   GPU: 25M parameters at its preset's batch 64, 5e-4), JOBS (tasks evaluated at once, 1: one process plays all;
+#   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (tasks evaluated at once, 1: one process plays all;
 #   on a machine of many cores, e.g. 10, one process a task); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
