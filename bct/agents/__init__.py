@@ -3,17 +3,35 @@ whole from its config (conf/agent/<name>.yaml) by `make_agent`."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.agents.baselines import OracleAgent, RandomAgent
-from bct.agents.llm import LLMAgent
 from bct.agents.planner import PlannerAgent
-from bct.agents.t5 import T5Agent
 from bct.core.errors import UserError
 from bct.worlds.base import Game
 
-AGENTS = {"t5": T5Agent, "oracle": OracleAgent, "random": RandomAgent, "planner": PlannerAgent, "llm": LLMAgent}
+# The agents whose modules import PyTorch or an LLM client load when first named (a command that stops at a
+# bad setting answers in a second, not after importing PyTorch).
+_LAZY = {"T5Agent": "bct.agents.t5", "LLMAgent": "bct.agents.llm"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    if name == "AGENTS":  # each agent's class by its config name (conf/agent/<name>.yaml)
+        return {n: __getattr__(c) if c in _LAZY else globals()[c] for n, c in _AGENT_CLASSES.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_AGENT_CLASSES = {
+    "t5": "T5Agent",
+    "oracle": "OracleAgent",
+    "random": "RandomAgent",
+    "planner": "PlannerAgent",
+    "llm": "LLMAgent",
+}
 
 
 def make_agent(
