@@ -326,12 +326,17 @@ def test_a_time_limit_stops_training_early_and_saves_the_model_as_it_is(train_co
 
 def test_a_diverged_training_stops_in_one_line_and_saves_no_nan_model(train_config):
     """A learning rate far too high: the gradient norm turns NaN; training stops there in one line that
-    says so and what to change, and no model is saved as finished (evaluation would play NaN weights)."""
+    says so and what to change, and no model is saved as finished (evaluation would play NaN weights), nor
+    a trainer checkpoint of NaN weights for a resume to load."""
+    from safetensors.torch import load_file
+
     cfg = train_config(*TINY, "epochs=null", "max_steps=30", "lr=1e30", "logging_steps=1")
     with pytest.raises(UserError, match=r"diverged at step \d+ .*lower learning rate") as error:
         tr.train(cfg)
     assert "\n" not in str(error.value)
     assert not list(Path(cfg.checkpoint_dir).glob("*/model.safetensors"))
+    for kept in Path(cfg.checkpoint_dir).glob("*/trainer/checkpoint-*/model.safetensors"):  # what a resume loads
+        assert all(w.isfinite().all() for w in load_file(kept).values()), kept
 
 
 def test_a_checkpoint_with_nan_weights_is_refused_in_one_line(train_config):

@@ -219,6 +219,13 @@ def divergence_guard():
             if self.at_step is None and any(not math.isfinite(v) for v in values):
                 self.at_step = state.global_step
                 control.should_training_stop = True
+            self.keep_out(control)
+
+        def on_epoch_end(self, args, state, control, **kwargs):  # after the trainer's own save-at-epoch-end
+            self.keep_out(control)
+
+        def keep_out(self, control):
+            if self.at_step is not None:  # no trainer checkpoint of NaN weights for a resume to load
                 control.should_save = False
 
     return DivergenceGuard()
