@@ -11,7 +11,8 @@
 #   GAMES (train variations per task, 20), EPOCHS (5), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
 #   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (tasks evaluated at once, 1: one process plays all;
-#   on a machine of many cores, e.g. 10, one process a task); extra Hydra overrides go to bct.train.
+#   on a machine of many cores and much memory, e.g. 10, one process a task: a task's 10 episodes run 10 JVMs of
+#   up to ~2 GB each, and JOBS=2 ran out of memory on a 23 GB machine); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
