@@ -14,11 +14,11 @@ import shutil
 import time
 from pathlib import Path
 
-from bct.config.runs import KEPT, RUN_RECORD, FolderLock, claim_run_dir, read_run, train_run_dir, train_settings
+from bct.config.runs import RUN_RECORD, FolderLock, claim_run_dir, train_run_dir, train_settings
 from bct.config.settings import TrainSettings, choices
 from bct.core.errors import UserError
 from bct.core.files import write_json
-from bct.core.resume import interrupt_callback, last_complete_checkpoint
+from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
 from bct.data.representation import get_representation
 from bct.seq2seq.model import build_from_config, load_pretrained, weights_fingerprint
@@ -134,6 +134,8 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     import torch
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer
 
+    from bct.seq2seq.callbacks import DivergenceGuard, KeepEvery, StopOnInterrupt, TimeLimit
+
     set_threads(cfg.threads)
     state = process_state()
     quiet_progress(cfg.progress)
@@ -146,22 +148,19 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     record["precision"] = "bf16" if args.bf16 else "fp32"  # what the weights trained in (the evaluator's auto follows)
     if state.is_main_process:
         write_json(run_file, record)
-    stop = interrupt_callback()
+    stop, diverged = StopOnInterrupt(), DivergenceGuard()
+    limit = TimeLimit(cfg.max_minutes) if cfg.max_minutes else None
+    ours = [stop, diverged, *([limit] if limit else [])]
+    if cfg.select != "none" and state.is_main_process:
+        ours.append(KeepEvery(cfg.select_every, run_dir, tokenizer, record))
     trainer = Seq2SeqTrainer(
         model=model,
         args=args,
         train_dataset=train_set,
         processing_class=tokenizer,
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
-        callbacks=[stop, *(callbacks or [])],
+        callbacks=[*ours, *(callbacks or [])],
     )
-    diverged = divergence_guard()
-    trainer.add_callback(diverged)
-    limit = time_limit(cfg.max_minutes)
-    if limit:
-        trainer.add_callback(limit)
-    if cfg.select != "none" and state.is_main_process:
-        trainer.add_callback(keep_every(cfg.select_every, run_dir, tokenizer, record))
     last = last_complete_checkpoint(args.output_dir)
     per_epoch = max(1, -(-len(train_set) // (cfg.batch_size * state.num_processes)) // cfg.grad_accum)
     steps = per_epoch * cfg.epochs if cfg.epochs else cfg.max_steps
@@ -202,54 +201,6 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
         )
     finish(trainer, result, record, run_dir, timing)
     return True
-
-
-def divergence_guard():
-    """A TrainerCallback that stops training at the first logged non-finite gradient norm or loss (the
-    trainer's own log filters NaN losses out and would save NaN weights as a finished model)."""
-    import math
-
-    from transformers import TrainerCallback
-
-    class DivergenceGuard(TrainerCallback):
-        at_step = None
-
-        def on_log(self, args, state, control, logs=None, **kwargs):
-            values = [float(logs[k]) for k in ("grad_norm", "loss") if k in (logs or {})]
-            if self.at_step is None and any(not math.isfinite(v) for v in values):
-                self.at_step = state.global_step
-                control.should_training_stop = True
-            self.keep_out(control)
-
-        def on_epoch_end(self, args, state, control, **kwargs):  # after the trainer's own save-at-epoch-end
-            self.keep_out(control)
-
-        def keep_out(self, control):
-            if self.at_step is not None:  # no trainer checkpoint of NaN weights for a resume to load
-                control.should_save = False
-
-    return DivergenceGuard()
-
-
-def time_limit(minutes: float | None):
-    """A TrainerCallback that stops training at the first optimizer step past `minutes` of training (the model
-    as it is then is saved as usual); None where no limit is set."""
-    if not minutes:
-        return None
-    from transformers import TrainerCallback
-
-    class TimeLimit(TrainerCallback):
-        reached = False
-        began = None
-
-        def on_train_begin(self, args, state, control, **kwargs):
-            self.began = time.time()
-
-        def on_step_end(self, args, state, control, **kwargs):
-            if time.time() - self.began > 60 * minutes:
-                self.reached = control.should_training_stop = True
-
-    return TimeLimit()
 
 
 def quiet_progress(progress: bool) -> None:
@@ -349,31 +300,3 @@ def finish(trainer, result, record: dict, run_dir: Path, timing: dict) -> None:
     write_json(run_dir / "train_metrics.json", metrics)
     write_json(run_dir / RUN_RECORD, {**record, "status": "done", "metrics": metrics})
     shutil.rmtree(trainer.args.output_dir, ignore_errors=True)
-
-
-def keep_every(every: int, run_dir: Path, tokenizer, record: dict):
-    """A TrainerCallback that keeps the model every `every` epochs as a checkpoint of its own, with a run
-    record saying how many epochs it had: what select=dev evaluates on dev."""
-    from transformers import TrainerCallback
-
-    class KeepEvery(TrainerCallback):
-        def on_epoch_end(self, args, state, control, model=None, **kwargs):
-            epochs = round(state.epoch)
-            folder = run_dir / KEPT / f"{run_dir.name}-ep{epochs}"
-            if epochs % every or (read_run(folder) or {}).get("status") == "done":
-                return
-            model.save_pretrained(folder)
-            tokenizer.save_pretrained(folder)
-            settings = {**record["settings"], "epochs": epochs}
-            write_json(
-                folder / RUN_RECORD,
-                {
-                    **record,
-                    "settings": settings,
-                    "status": "done",
-                    "kept_from": run_dir.name,
-                    "fingerprint": weights_fingerprint(folder),
-                },
-            )
-
-    return KeepEvery()
