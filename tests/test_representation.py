@@ -18,17 +18,19 @@ PLACEHOLDERS_REP = get_representation("placeholders")
 
 
 @pytest.fixture(scope="module")
-def gold_rows(tmp_path_factory):
+def gold_maps(tmp_path_factory):
+    """Every gold step (the final one aside) of 2 games of each TWX preset, fold and modules setting, with its
+    placeholder map, made once for the tests below."""
     out = tmp_path_factory.mktemp("data")
-    generate(list(GAMES), [True, False], ["train", "dev", "test"], num_games=4, out_dir=out, progress=False)
-    return [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
+    generate(list(GAMES), [True, False], ["train", "dev", "test"], num_games=2, out_dir=out, progress=False)
+    rows = [json.loads(line) for f in sorted(out.rglob("*.jsonl")) for line in f.read_text().splitlines()]
+    return [(r, PLACEHOLDERS_REP.map(r["source"], r["valid_actions"])) for r in rows if not r["final"]]
 
 
 @pytest.mark.slow  # plays gold paths of every game
-def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
+def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_maps):
     seen = set()
-    for row in [r for r in gold_rows if not r["final"]]:
-        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
+    for row, m in gold_maps:
         target = m.rewrite(row["target"])
         assert target in m.actions, (row["game"], row["target"], target)
         assert m.restore(target) == row["target"]
@@ -41,12 +43,11 @@ def test_every_gold_target_is_an_abstract_valid_action_and_maps_back(gold_rows):
 
 
 @pytest.mark.slow  # plays gold paths of every game
-def test_no_name_of_the_current_step_survives_in_the_prompt(gold_rows):
-    for row in [r for r in gold_rows if not r["final"]]:
-        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
-        for action in row["valid_actions"]:
-            for name in action_entities(action):
-                assert f" {name} " not in f" {m.source} ".replace(".", " ").replace(",", " "), (row["game"], name)
+def test_no_name_of_the_current_step_survives_in_the_prompt(gold_maps):
+    for row, m in gold_maps:
+        source = f" {m.source} ".replace(".", " ").replace(",", " ")
+        for name in {name for action in row["valid_actions"] for name in action_entities(action)}:
+            assert f" {name} " not in source, (row["game"], name)
 
 
 def test_names_within_names_common_words_units_and_first_occurrence():
@@ -180,19 +181,19 @@ def test_placeholders_are_single_tokens_that_decoding_keeps():
 
 
 @pytest.mark.slow  # plays gold paths of every game
-def test_the_latest_observation_numbers_its_entities_first(gold_rows):
+def test_the_latest_observation_numbers_its_entities_first(gold_maps):
     # what the next action acts on gets the same placeholder whatever the step: the navigator's next
     # room is always <e1> (mapreader), the object just taken <e1> and its place <e2> (twc)
-    rows = [r for r in gold_rows if r["modules"] and not r["final"]]
-    for row in [r for r in rows if r["game"] == "mapreader" and r["target"].startswith("move")]:
-        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
+    maps = [(r, m) for r, m in gold_maps if r["modules"]]
+    for m in [m for r, m in maps if r["game"] == "mapreader" and r["target"].startswith("move")]:
         assert " </s> OBS The next location to go to is the <e1>. " in m.source, m.source[:300]
     puts = [
-        r for r in rows if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]
+        (r, m)
+        for r, m in maps
+        if r["game"] == "twc" and r["target"].startswith("put") and " </s> PACT query " in r["source"]
     ]
     assert puts
-    for row in puts:
-        m = PLACEHOLDERS_REP.map(row["source"], row["valid_actions"])
+    for row, m in puts:
         assert " </s> OBS <e1> is expected to be located at <e2>. " in m.source and m.rewrite(row["target"]).startswith(
             "put <e1> in "
         )
