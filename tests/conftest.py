@@ -20,10 +20,10 @@ MAX_WORKERS = 4  # beyond it, the workers' JVMs (a ScienceWorld test plays up to
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml): a worker per core and one more, at most MAX_WORKERS. With one a core, the cores
-    were a quarter idle (tests wait on JVMs, a server, SLURM and the commands they start): 965 s on 2 cores."""
+    """`-n auto` (pyproject.toml): a worker per core, at most MAX_WORKERS (on 2 cores, 3 workers took 953 s and 2
+    took 965: the cores are the limit)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cores + 1))
+    return max(1, min(MAX_WORKERS, cores))
 
 
 # the files that take longest, first: `--dist loadfile` hands files to the workers in collection order, and one
