@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings
+from bct.core.threads import available_cores
 from bct.worlds.play import ModularEnv
 from bct.worlds.registry import get_game, open_game
 
@@ -22,8 +23,7 @@ MAX_WORKERS = 4  # beyond it, the workers' JVMs (a ScienceWorld test plays up to
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` (pyproject.toml): a worker per core, at most MAX_WORKERS (on 2 cores, 3 workers took 953 s and 2
     took 965: the cores are the limit)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cores))
+    return max(1, min(MAX_WORKERS, available_cores()[0]))
 
 
 # the files that take longest, first: `--dist loadfile` hands files to the workers in collection order, and one
@@ -42,8 +42,7 @@ def pytest_configure(config):
     than free cores spin and run many times slower (bct/core/threads.py). Before any test module imports torch."""
     workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
     if workers.isdigit() and "OMP_NUM_THREADS" not in os.environ:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        os.environ["OMP_NUM_THREADS"] = str(max(1, cores // int(workers)))
+        os.environ["OMP_NUM_THREADS"] = str(max(1, available_cores()[0] // int(workers)))
 
 
 @pytest.fixture(scope="session")
