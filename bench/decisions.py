@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from bct.agents import T5Agent
 from bct.agents.base import Observation
+from bct.agents.t5_checkpoint import load_agent
 from bct.data.prompt import prompt_at
 from bct.worlds.gold import play_gold
 from bct.worlds.registry import fold_seeds, open_game
@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--examples", type=int, default=3)
     ap.add_argument("--param", action="append", default=[], help="a game parameter NAME=VALUE (repeatable)")
     args = ap.parse_args()
-    agent = T5Agent.from_checkpoint(args.checkpoint)
+    agent = load_agent(args.checkpoint)
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
     game, modules = agent.game.with_params(params), agent.modules
     with open_game(game, modules) as env:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from bct.agents import T5Agent
 from bct.agents.rollout import rollout
+from bct.agents.t5_checkpoint import load_agent
 from bct.core.threads import set_threads
 from bct.worlds.registry import fold_seeds, get_game
 
@@ -29,7 +29,7 @@ def play(checkpoint: str, game_name: str, way: str, variations: int, step_limit:
     """(mean score, game steps, seconds) of one way of choosing on a game's first test variations."""
     game = get_game(game_name)
     decoding, beams = WAYS[way]
-    agent = T5Agent.from_checkpoint(checkpoint, game, decoding=decoding, num_beams=beams, beam_groups=beams)
+    agent = load_agent(checkpoint, game, decoding=decoding, num_beams=beams, beam_groups=beams)
     seeds = fold_seeds(game, "test", variations)
     start = time.perf_counter()
     results = rollout(agent, agent.game, "test", seeds, agent.modules, batch_size=len(seeds), step_limit=step_limit)

@@ -16,6 +16,7 @@ import bct.seq2seq.training as tr
 from bct.agents import OracleAgent, RandomAgent, T5Agent
 from bct.agents.base import Decision
 from bct.agents.rollout import rollout
+from bct.agents.t5_checkpoint import load_agent
 from bct.core.errors import UserError
 from bct.data.datasets import load_examples
 from bct.data.generation import generate
@@ -236,7 +237,7 @@ def test_a_checkpoint_trained_with_common_names_keeps_them_and_plays_by_them(tmp
     out = ev.evaluate(eval_config(f"checkpoint={checkpoint}", "fold=train", "num_variations=1", "agent.num_beams=2"))
     assert json.loads((out / "results.json").read_text())["trained"]["entities"] == "common"
     played = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
-    agent = T5Agent.from_checkpoint(str(checkpoint))
+    agent = load_agent(str(checkpoint))
     assert agent.representation.known == common
     first = played[0]["model_input"]
     assert "<e1>" in first and any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", first, re.I) for n in common)

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
 from bct.core.errors import UserError, unknown
 from bct.data.prompt import with_recent
-from bct.data.representation import Representation, get_representation, of_checkpoint
+from bct.data.representation import Representation, get_representation
 from bct.seq2seq.decoding import group_beam_search, score_actions
-from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.base import Game
-from bct.worlds.registry import trained_games, world_of
+from bct.worlds.registry import world_of
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
@@ -44,44 +42,6 @@ def dtype_name(dtype: torch.dtype) -> str:
     return next(name for name, d in DTYPES.items() if d == dtype)
 
 
-def check_against_run(checkpoint, trained: dict, games: list[Game], game, modules, memory) -> Game:
-    """The game of the run that `game` plays as (its first where none is named); settings that do not apply
-    to the checkpoint (modules, memory other than trained; no game named for a run of several) are refused."""
-    with_modules = trained["modules"]
-    if modules is not None and modules != with_modules:
-        raise UserError(
-            f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
-            f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
-            f"unset, or train a run with modules={str(modules).lower()})"
-        )
-    if game is None and len(games) > 1:
-        raise UserError(
-            f"{checkpoint} was trained on {len(games)} games ({', '.join(g.name for g in games)}); name the one "
-            f"to play with +game=NAME (bct.evaluate without +game plays each of them)"
-        )
-    trained_on = next((g for g in games if game and g.name == game.with_memory(g.memory).name), games[0])
-    if memory is not None and memory != trained_on.memory:
-        raise UserError(
-            f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
-            f"{'with' if trained_on.memory else 'without'} the working memory and plays as it was trained "
-            f"(leave memory unset, or train a run with memory={str(memory).lower()})"
-        )
-    return trained_on
-
-
-def run_name(
-    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in
-) -> str:
-    """The evaluation's name: the run's, then what differs from how it trained (another game, rank or plain
-    beams, another dtype)."""
-    return (
-        Path(checkpoint).name
-        + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
-        + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
-        + (f"-{played}" if trained_in and played != trained_in else "")
-    )
-
-
 UNTRIED = ("prompt", "state")
 
 
@@ -107,7 +67,7 @@ class T5Agent(Agent):
     log-likelihood given the prompt (see `score_actions`).
 
     `entities` is the representation the checkpoint was trained with (bct.data.representation; its name, or
-    the one fitted to the run's data that `from_checkpoint` reads): with
+    the one fitted to the run's data that bct.agents.t5_checkpoint.load_agent reads): with
     `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to the
     valid action it stands for.
     """
@@ -138,7 +98,7 @@ class T5Agent(Agent):
         untried: bool | str = False,
         recent: int = 0,
     ) -> None:
-        """A policy from a model in memory (`from_checkpoint` loads one from a bct checkpoint). `game`,
+        """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
         if decoding not in DECODINGS:
             raise unknown("agent.decoding", decoding, DECODINGS)
@@ -177,98 +137,6 @@ class T5Agent(Agent):
             **untried_record(self.untried),
         }
         self._record = record or {"agent_config": self.config}
-
-    @classmethod
-    def from_checkpoint(
-        cls,
-        checkpoint: str | None,
-        game: Game | None = None,
-        modules: bool | None = None,
-        memory: bool | None = None,
-        decoding: str | None = None,
-        num_beams: int = 16,
-        beam_groups: int = 16,
-        diversity_penalty: float = 0.9,
-        fallback_skip: int = 4,
-        model_batch: int | None = None,
-        device: str | None = None,
-        dtype: str = "auto",
-        untried: bool | str = False,
-    ) -> T5Agent:
-        """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
-        it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
-        if not checkpoint:
-            raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
-        untried = untried_setting(untried)
-        model, tokenizer, run = load_checkpoint(checkpoint)
-        trained = run["settings"]
-        with_modules = trained["modules"]
-        games = trained_games(trained)
-        trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
-        representation = of_checkpoint(run, checkpoint)
-        game = game.with_memory(trained_on.memory) if game else trained_on
-        # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
-        # actions, unless agent.decoding=rank says otherwise
-        default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
-        decoding = decoding or default or "generate"
-        generate = decoding == "generate"
-        config = {
-            "decoding": decoding,
-            "num_beams": num_beams,
-            "beam_groups": beam_groups if generate else None,
-            "diversity_penalty": diversity_penalty if generate else None,
-            "fallback_skip": fallback_skip,
-            "model_batch": model_batch,
-            "device": device,
-            **untried_record(untried),  # unset, results folders of before keep their names
-        }
-        # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
-        played = dtype_name(eval_dtype(play_device(device), dtype))
-        trained_in = run.get("precision")  # runs from before it was recorded: unknown
-        if dtype != "auto":
-            config["dtype"] = dtype
-        record = {
-            "checkpoint": str(Path(checkpoint).resolve()),
-            "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
-            **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
-            **untried_record(untried),
-            "agent_config": config,
-            # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
-            **({"dtype": played} if played != "fp32" else {}),
-        }
-        # actions are short: generating past the longest trained action only lengthens degenerate beams
-        max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
-        return cls(
-            model,
-            tokenizer,
-            decoding,
-            num_beams,
-            trained["max_source_length"],
-            max_new,
-            fallback_skip,
-            device,
-            model_batch=model_batch,
-            entities=representation,
-            beam_groups=beam_groups,
-            diversity_penalty=diversity_penalty,
-            game=game,
-            modules=with_modules,
-            run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in),
-            record=record,
-            trained={
-                "model": trained["model"]["name"],
-                "epochs": trained["epochs"],
-                "max_steps": trained.get("max_steps"),
-                "num_games": trained["num_games"],
-                "entities": representation.name,
-                **({"recent": trained["recent"]} if trained.get("recent") else {}),
-                **({"games": [g.name for g in games]} if len(games) > 1 else {}),
-                "precision": trained_in,
-            },
-            dtype=dtype,
-            untried=untried,
-            recent=trained.get("recent", 0),
-        )
 
     @property
     def run_name(self) -> str:

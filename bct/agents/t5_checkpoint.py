@@ -1,0 +1,143 @@
+"""How a bct checkpoint becomes a T5 agent: the run record read back (its games, modules, memory, entity
+representation, longest action), the evaluation's settings checked against it, and the name and record its
+results are filed under. The policy itself is bct.agents.t5."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device, untried_record, untried_setting
+from bct.core.errors import UserError
+from bct.data.representation import of_checkpoint
+from bct.seq2seq.model import load_checkpoint, weights_fingerprint
+from bct.worlds.base import Game
+from bct.worlds.registry import trained_games, world_of
+
+
+def check_against_run(checkpoint, trained: dict, games: list[Game], game, modules, memory) -> Game:
+    """The game of the run that `game` plays as (its first where none is named); settings that do not apply
+    to the checkpoint (modules, memory other than trained; no game named for a run of several) are refused."""
+    with_modules = trained["modules"]
+    if modules is not None and modules != with_modules:
+        raise UserError(
+            f"modules={str(modules).lower()} does not apply to {checkpoint}: it was trained "
+            f"{'with' if with_modules else 'without'} modules and plays as it was trained (leave modules "
+            f"unset, or train a run with modules={str(modules).lower()})"
+        )
+    if game is None and len(games) > 1:
+        raise UserError(
+            f"{checkpoint} was trained on {len(games)} games ({', '.join(g.name for g in games)}); name the one "
+            f"to play with +game=NAME (bct.evaluate without +game plays each of them)"
+        )
+    trained_on = next((g for g in games if game and g.name == game.with_memory(g.memory).name), games[0])
+    if memory is not None and memory != trained_on.memory:
+        raise UserError(
+            f"memory={str(memory).lower()} does not apply to {checkpoint}: it was trained "
+            f"{'with' if trained_on.memory else 'without'} the working memory and plays as it was trained "
+            f"(leave memory unset, or train a run with memory={str(memory).lower()})"
+        )
+    return trained_on
+
+
+def run_name(
+    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in
+) -> str:
+    """The evaluation's name: the run's, then what differs from how it trained (another game, rank or plain
+    beams, another dtype)."""
+    return (
+        Path(checkpoint).name
+        + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
+        + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
+        + (f"-{played}" if trained_in and played != trained_in else "")
+    )
+
+
+def load_agent(
+    checkpoint: str | None,
+    game: Game | None = None,
+    modules: bool | None = None,
+    memory: bool | None = None,
+    decoding: str | None = None,
+    num_beams: int = 16,
+    beam_groups: int = 16,
+    diversity_penalty: float = 0.9,
+    fallback_skip: int = 4,
+    model_batch: int | None = None,
+    device: str | None = None,
+    dtype: str = "auto",
+    untried: bool | str = False,
+) -> T5Agent:
+    """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
+    it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
+    if not checkpoint:
+        raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
+    untried = untried_setting(untried)
+    model, tokenizer, run = load_checkpoint(checkpoint)
+    trained = run["settings"]
+    with_modules = trained["modules"]
+    games = trained_games(trained)
+    trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
+    representation = of_checkpoint(run, checkpoint)
+    game = game.with_memory(trained_on.memory) if game else trained_on
+    # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
+    # actions, unless agent.decoding=rank says otherwise
+    default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
+    decoding = decoding or default or "generate"
+    generate = decoding == "generate"
+    config = {
+        "decoding": decoding,
+        "num_beams": num_beams,
+        "beam_groups": beam_groups if generate else None,
+        "diversity_penalty": diversity_penalty if generate else None,
+        "fallback_skip": fallback_skip,
+        "model_batch": model_batch,
+        "device": device,
+        **untried_record(untried),  # unset, results folders of before keep their names
+    }
+    # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
+    played = dtype_name(eval_dtype(play_device(device), dtype))
+    trained_in = run.get("precision")  # runs from before it was recorded: unknown
+    if dtype != "auto":
+        config["dtype"] = dtype
+    record = {
+        "checkpoint": str(Path(checkpoint).resolve()),
+        "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
+        **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
+        **untried_record(untried),
+        "agent_config": config,
+        # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
+        **({"dtype": played} if played != "fp32" else {}),
+    }
+    # actions are short: generating past the longest trained action only lengthens degenerate beams
+    max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
+    return T5Agent(
+        model,
+        tokenizer,
+        decoding,
+        num_beams,
+        trained["max_source_length"],
+        max_new,
+        fallback_skip,
+        device,
+        model_batch=model_batch,
+        entities=representation,
+        beam_groups=beam_groups,
+        diversity_penalty=diversity_penalty,
+        game=game,
+        modules=with_modules,
+        run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in),
+        record=record,
+        trained={
+            "model": trained["model"]["name"],
+            "epochs": trained["epochs"],
+            "max_steps": trained.get("max_steps"),
+            "num_games": trained["num_games"],
+            "entities": representation.name,
+            **({"recent": trained["recent"]} if trained.get("recent") else {}),
+            **({"games": [g.name for g in games]} if len(games) > 1 else {}),
+            "precision": trained_in,
+        },
+        dtype=dtype,
+        untried=untried,
+        recent=trained.get("recent", 0),
+    )
