@@ -311,6 +311,18 @@ def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_con
     assert len(pairs) == len(set(pairs)) == len(set(zip(every["source"], every["target"]))) < len(every)
 
 
+def test_decisive_passes_repeat_only_a_world_s_unforgiving_choices(train_config):
+    from datasets import Dataset
+
+    rows = Dataset.from_dict({"source": ["a", "b", "c"], "target": ["go to kitchen", "focus on <e1>", "pick up <e2>"]})
+    cfg = train_config("+game=twc", "model=t5-tiny-scratch", "decisive_passes=3")
+    again = ts.decisive_again(cfg, rows, get_game("scienceworld-boil"))
+    assert sorted(again["target"]) == ["focus on <e1>"] * 3 + ["go to kitchen", "pick up <e2>"]
+    assert len(ts.decisive_again(cfg, rows, get_game("twc"))) == 3  # TWX forgives every choice: nothing repeated
+    once = train_config("+game=twc", "model=t5-tiny-scratch")
+    assert once.decisive_passes == 1 and len(ts.decisive_again(once, rows, get_game("scienceworld-boil"))) == 3
+
+
 def test_a_step_budget_trains_that_many_steps_and_names_the_run_by_it(train_config):
     run = tr.train(train_config(*TINY, "epochs=null", "max_steps=3"))
     assert "-st3-" in run.name

@@ -166,6 +166,7 @@ class TrainSettings(Command):
     final_example: bool
     distinct: bool
     shuffle_ids: Annotated[float, Field(ge=0, le=1)]
+    decisive_passes: AtLeast1 = 1
     num_games: NumVariations
     lr: Annotated[float, Field(gt=0)]
     warmup: Annotated[float, Field(ge=0)]

@@ -12,7 +12,7 @@ from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manife
 from bct.data.entities import shuffle_numbering
 from bct.data.prompt import training_pair
 from bct.worlds.base import Game
-from bct.worlds.registry import modules_label
+from bct.worlds.registry import modules_label, world_of
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,21 @@ def examples(cfg: TrainSettings, data, representation):
     return data
 
 
+def decisive_again(cfg: TrainSettings, data, game: Game):
+    """`data` with `decisive_passes - 1` more copies of its examples whose action is one of the world's decisive
+    commands (`World.decisive`): a choice made once an episode, which the gold paths show once against dozens of
+    moves, and which ends the task when wrong."""
+    from datasets import concatenate_datasets
+
+    starts = world_of(game).decisive
+    if cfg.decisive_passes == 1 or not starts:
+        return data
+    chosen = data.filter(lambda t: t.startswith(starts), input_columns=["target"])
+    if len(chosen):
+        log.info("%s: %d decisive examples x %d passes", game.name, len(chosen), cfg.decisive_passes)
+    return concatenate_datasets([data, chosen.repeat(cfg.decisive_passes - 1)]) if len(chosen) else data
+
+
 def mixed_data(cfg: TrainSettings, games: list[Game], representation):
     """The training examples of every game of a run, each game as `mixture` says (one game: its data), and
     the representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names)."""
@@ -130,7 +145,7 @@ def mixed_data(cfg: TrainSettings, games: list[Game], representation):
     representation = representation.fit(rows.values())
     parts = []
     for g, share in shares.items():
-        data = examples(cfg, rows[g], representation)
+        data = decisive_again(cfg, examples(cfg, rows[g], representation), by_name[g])
         parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
         if len(games) > 1:
             log.info("%s: %d examples x %d passes", g, len(data), share["passes"])

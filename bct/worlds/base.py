@@ -171,6 +171,9 @@ class World:
     # of tin"), then its boxes and rooms: `entities=common-task` numbers them first, even where the world shows them
     # often, so that each is named one way in every variation
     task_things: Callable[[str], list[str]] | None = None
+    # the first words of the commands that make a choice the game does not forgive (ScienceWorld's `focus on`:
+    # the wrong thing ends the task): `decisive_passes` trains on their examples more often
+    decisive: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
 

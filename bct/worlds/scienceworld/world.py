@@ -22,5 +22,6 @@ SCIENCEWORLD = World.of(
     speaks=text.speaks,
     task_things=text.task_things,
     knows=text.knows,
+    decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
