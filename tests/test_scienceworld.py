@@ -344,8 +344,13 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         assert knows(command, text), command
     # the game runs a name into the next sentence ("a wireits terminal 1"); a number answers its question
     assert knows("focus on wire in inventory", "In your inventory, you see: a wireits terminal 1 is connected to")
-    asked = "Ambiguous request: Please enter the number for the action you intended: 0: move seed (in jar) 1: move"
-    assert knows("1", asked) and not knows("2", asked)
+    # as the game writes it: a choice a line, its number and a tab before it
+    asked = (
+        "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n"
+        "0:\tmove soil (in flower pot 1, in greenhouse) to flower pot 2 (in greenhouse)\n"
+        "1:\tmove soil (in flower pot 3, in greenhouse) to flower pot 2 (in greenhouse)"
+    )
+    assert knows("0", asked) and knows("1", asked) and not knows("2", asked) and not knows("3", asked)
     for command in (
         "focus on dove",
         "focus on flower pot 8 peach",

@@ -256,7 +256,8 @@ def knows(command: str, text: str) -> bool:
     fillings = [f for head, between in _FORMS for f in _fillings(command, head, between)]
     if not fillings:
         if command.isdigit():  # the answer to "Ambiguous request: Please enter the number ... 0: ... 1: ..."
-            return "Ambiguous request" in text and f" {command}: " in f" {text}"
+            # the game lists its choices one a line, the number and a tab before each: "\n0:\tmove soil (in ...)"
+            return "Ambiguous request" in text and re.search(rf"(?<!\S){command}:\s", text) is not None
         return command in _BARE or re.match(r"[a-z]*", command).group() not in _VERBS  # "move2 to box" starts so
     return any(all(held(slot) for slot in f) for f in fillings)
 
