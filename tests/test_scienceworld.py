@@ -398,6 +398,9 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
     assert agent._write(["focus on frog egg"], m, ob, world) == "focus on frog egg"  # nothing else: the same again
+    # every candidate in sight sent here: an unsent one naming what is not breaks the loop, a focus never does
+    assert agent._write(["focus on frog egg", "focus on dove", "pick up blue jay"], m, ob, world) == "pick up blue jay"
+    assert agent._write(["focus on frog egg", "focus on dove"], m, ob, world) == "focus on frog egg"
     assert agent._write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
     assert agent._write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
     agent.start(g, "test", 0, False)  # a new episode forgets
