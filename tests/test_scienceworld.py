@@ -401,6 +401,11 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # every candidate in sight sent here: an unsent one naming what is not breaks the loop, a focus never does
     assert agent._write(["focus on frog egg", "focus on dove", "pick up blue jay"], m, ob, world) == "pick up blue jay"
     assert agent._write(["focus on frog egg", "focus on dove"], m, ob, world) == "focus on frog egg"
+    # a focus already sent in the episode is not sent again at another prompt; other commands are
+    elsewhere = Observation(g, "test", 0, False, step, prompt="... back in the kitchen ...", actions=[])
+    assert agent._write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
+    agent._sent["test", 0].add(((ob.prompt,), "look around"))
+    assert agent._write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
     assert agent._write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
     assert agent._write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
     agent.start(g, "test", 0, False)  # a new episode forgets

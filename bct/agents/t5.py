@@ -235,7 +235,8 @@ class T5Agent(Agent):
         in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop), and
-        where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`);
+        where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`,
+        itself sent once an episode);
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
         (whatever the previous action: "the door is now open" and "already open" close one loop). Waiting is
         exempt (time passes in the game while the prompt stays)."""
@@ -249,14 +250,18 @@ class T5Agent(Agent):
             sent = self._sent.get((ob.fold, ob.seed), set())
             where = self._where(ob)
 
+            # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
+            # Markov prompt back where it focused first reads as if it never had)
+            once = {c for _, c in sent if c.startswith(world.decisive)}
+
             def unsent(c: str) -> bool:
-                return (where, c) not in sent or c.split()[:1] in (["wait"], ["wait1"])
+                return c not in once and ((where, c) not in sent or c.split()[:1] in (["wait"], ["wait1"]))
 
             fresh = [c for c in known if unsent(c)]
             if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
                 # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
                 fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
-            return (fresh or known)[0]
+            return (fresh or [c for c in known if c not in once] or known)[0]
         return known[0]
 
     def _where(self, ob: Observation) -> tuple:
