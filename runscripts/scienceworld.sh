@@ -9,7 +9,7 @@
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (5), DECISIVE (copies of each focus example an epoch, 1:
-#   decisive_passes; 4 measured level with 1 on the 30 tasks at 5 epochs, docs/scienceworld.md), BASELINE=1 also trains and evaluates the agent without
+#   decisive_passes; 4 not yet separated from the agent's other changes on the 30 tasks, docs/scienceworld.md), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
 #   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (tasks evaluated at once, 1: one process plays all;
 #   on a machine of many cores and much memory, e.g. 10, one process a task: a task's 10 episodes run 10 JVMs of
