@@ -394,18 +394,21 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # untried: a command already sent at this very prompt is passed over (a loop), waiting is not
     agent.untried = True
     agent.start(g, "test", 0, False)
-    agent._sent["test", 0].update({((ob.prompt,), "focus on frog egg"), ((ob.prompt,), "wait1")})
+    agent._sent["test", 0].update({((ob.prompt,), c) for c in ("focus on frog egg", "wait1", "pick up axe")})
     assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
-    assert agent._write(["focus on frog egg"], m, ob, world) == "focus on frog egg"  # nothing else: the same again
+    assert agent._write(["pick up axe"], m, ob, world) == "pick up axe"  # nothing else: the same again
+    # all it wrote is a focus it already made (a second one would end the task): the world's neutral command
+    assert agent._write(["focus on frog egg"], m, ob, world) == world.neutral == "look around"
     # every candidate in sight sent here: an unsent one naming what is not breaks the loop, a focus never does
     assert agent._write(["focus on frog egg", "focus on dove", "pick up blue jay"], m, ob, world) == "pick up blue jay"
-    assert agent._write(["focus on frog egg", "focus on dove"], m, ob, world) == "focus on frog egg"
+    assert agent._write(["focus on frog egg", "focus on dove"], m, ob, world) == "look around"
     # a focus already sent in the episode is not sent again at another prompt; other commands are
     elsewhere = Observation(g, "test", 0, False, step, prompt="... back in the kitchen ...", actions=[])
     assert agent._write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
     agent._sent["test", 0].add(((ob.prompt,), "look around"))
     assert agent._write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
+    assert agent._write(["focus on frog egg"] * 8, m, elsewhere, world) == "look around"  # candidates collapsed to it
     assert agent._write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
     assert agent._write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
     agent.start(g, "test", 0, False)  # a new episode forgets

@@ -236,7 +236,7 @@ class T5Agent(Agent):
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop), and
         where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`,
-        itself sent once an episode);
+        itself sent once an episode; where a decisive one already sent is all it wrote, the world's `neutral` command);
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
         (whatever the previous action: "the door is now open" and "already open" close one loop). Waiting is
         exempt (time passes in the game while the prompt stays)."""
@@ -261,7 +261,10 @@ class T5Agent(Agent):
             if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
                 # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
                 fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
-            return (fresh or [c for c in known if c not in once] or known)[0]
+            again = [c for c in known if c not in once]
+            if not (fresh or again) and world.neutral:  # all it wrote is a focus it made: a second one ends the task
+                return world.neutral
+            return (fresh or again or known)[0]
         return known[0]
 
     def _where(self, ob: Observation) -> tuple:

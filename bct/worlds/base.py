@@ -174,6 +174,9 @@ class World:
     # the first words of the commands that make a choice the game does not forgive (ScienceWorld's `focus on`:
     # the wrong thing ends the task): `decisive_passes` trains on their examples more often
     decisive: tuple[str, ...] = ()
+    # a command that changes nothing in the game and shows where the agent is (ScienceWorld's `look around`): what
+    # an agent that writes sends where its only candidate is a decisive command it already sent; None: none
+    neutral: str | None = None
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
 

@@ -23,5 +23,6 @@ SCIENCEWORLD = World.of(
     task_things=text.task_things,
     knows=text.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
+    neutral="look around",
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
