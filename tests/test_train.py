@@ -72,6 +72,17 @@ def test_loss_falls_and_the_checkpoint_generates_an_action(tmp_path, train_confi
     assert action.strip() and action.split()[0].isalpha()
 
 
+def test_a_finished_run_trains_on_from_its_weights_and_tokenizer(train_config):
+    """model.pretrained=<a run folder>: more epochs from where a run ended (a fresh schedule), not from scratch."""
+    base = ["+game=twc", "model=t5-tiny-scratch", "num_games=4", "logging_steps=1", "batch_size=4", "lr=3e-3"]
+    first = train(train_config(*base, "epochs=6", "run_name=first"))
+    more = train(train_config(*base, "epochs=1", f"model.pretrained={first}", "run_name=more"))
+    before, after = (json.loads((r / "train_metrics.json").read_text()) for r in (first, more))
+    # it starts near where the first run ended, not where a new model starts
+    assert after["first_logged_loss"] < (before["first_logged_loss"] + before["final_logged_loss"]) / 2
+    assert (more / "tokenizer.json").read_text() == (first / "tokenizer.json").read_text()
+
+
 def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path, train_config):
     base = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
     first = train(train_config(*base, "run_name=mine"))
