@@ -8,25 +8,27 @@
 #   runscripts/gpu-scienceworld.sh land DIR      # here: DIR's parts into checkpoints/RUN and results/RUN
 # Settings: RUN (the run's name, sw-gpu), MODEL (t5-gpu-scratch), EPOCHS (6), MINUTES (the training's clock
 # limit, 5.5), EVAL_SECONDS (the evaluation's, 200; 0: none), TASKS (those evaluated, in order: all 30),
-# JOBS (tasks at once, one process each, 5: a task's 10 episodes run 10 JVMs), PY (python3). Extra arguments
-# go to bct.train. The agent plays in fp32 on the stored weights everywhere, so that tasks played there and
+# JOBS (tasks at once, one process each, 5: a task's 10 episodes run 10 JVMs), PY (python3); GAMES
+# ([scienceworld]), NUM_GAMES (20), VARIATIONS (10), STEPS (100), CHECKPOINTS (checkpoints), RESULTS
+# (results/RUN): smaller runs, as the test's on a CPU. Extra arguments go to bct.train. The agent plays in fp32 on the stored weights everywhere, so that tasks played there and
 # here form one evaluation (one results folder).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RUN=${RUN:-sw-gpu}
 PY=${PY:-python3}
-RESULTS=results/$RUN
-play=(fold=test num_variations=10 step_limit=100 agent.num_beams=8 agent.untried=true agent.dtype=fp32
+CHECKPOINTS=${CHECKPOINTS:-checkpoints}
+RESULTS=${RESULTS:-results/$RUN}
+play=(fold=test "num_variations=${VARIATIONS:-10}" "step_limit=${STEPS:-100}" agent.num_beams=8 agent.untried=true agent.dtype=fp32
   memory=false "results_dir=$RESULTS" progress=false)
 
 if [ "${1:-}" = land ]; then # here: the parts the GPU machine wrote into OUT
   dir=${2:?usage: runscripts/gpu-scienceworld.sh land DIR}
-  mkdir -p checkpoints "$RESULTS"
-  cat "$dir/$RUN".ckpt.tar.part* | tar -xf - -C checkpoints
+  mkdir -p "$CHECKPOINTS" "$RESULTS"
+  cat "$dir/$RUN".ckpt.tar.part* | tar -xf - -C "$CHECKPOINTS"
   tar -xJf "$dir/$RUN.rest.tar.xz" -C "$RESULTS"
-  echo "landed checkpoints/$RUN and $RESULTS; play the rest here (tasks already played are kept, not replayed):"
+  echo "landed $CHECKPOINTS/$RUN and $RESULTS; play the rest here (tasks already played are kept, not replayed):"
   echo "  for t in \$($PY -c \"from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))\"); do"
-  echo "    $PY -m bct.evaluate checkpoint=checkpoints/$RUN +game=\$t ${play[*]}; done"
+  echo "    $PY -m bct.evaluate checkpoint=$CHECKPOINTS/$RUN +game=\$t ${play[*]}; done"
   exit 0
 fi
 
@@ -42,27 +44,27 @@ start=$(date +%s)
 pack() { tar -C "$RESULTS" -cJf "$OUT/$RUN.rest.tar.xz" .; } # logs and evaluated episodes, one file
 precision=() # fp32 with TF32 matmuls on the GPU: this preset's bf16 run diverged (docs/scienceworld.md)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
-$PY -m bct.train games=[scienceworld] modules=false memory=false entities=common-task "model=$MODEL" num_games=20 \
-  "epochs=$EPOCHS" decisive_passes=4 "${precision[@]}" "max_minutes=$MINUTES" save_strategy=no \
-  "run_name=$RUN" progress=false "$@" >"$log/train.log" 2>&1
+$PY -m bct.train "games=${GAMES:-[scienceworld]}" modules=false memory=false entities=common-task "model=$MODEL" \
+  "num_games=${NUM_GAMES:-20}" "epochs=$EPOCHS" decisive_passes=4 "${precision[@]}" "max_minutes=$MINUTES" \
+  save_strategy=no "checkpoint_dir=$CHECKPOINTS" "run_name=$RUN" progress=false "$@" >"$log/train.log" 2>&1
 status=$?
 tail -n 2 "$log/train.log"
 [ $status = 0 ] || { echo "$RUN: training failed ($status) after $(($(date +%s) - start)) s"; pack; exit $status; }
-cp "checkpoints/$RUN/train_metrics.json" "$log/"
-weights=checkpoints/$RUN/model.safetensors
+cp "$CHECKPOINTS/$RUN/train_metrics.json" "$log/"
+weights=$CHECKPOINTS/$RUN/model.safetensors
 if [ "$(stat -c %s "$weights")" -gt 15000000 ]; then # bf16: half the bytes to hand back, played on both machines
   $PY -c 'import sys, torch; from safetensors.torch import load_file, save_file
 w = {k: v.to(torch.bfloat16).contiguous() for k, v in load_file(sys.argv[1]).items()}
 save_file(w, sys.argv[1], metadata={"format": "pt"})' "$weights"
 fi
-tar -C checkpoints -cf - "$RUN" | split -b 15M - "$OUT/$RUN.ckpt.tar.part"
+tar -C "$CHECKPOINTS" -cf - "$RUN" | split -b 15M - "$OUT/$RUN.ckpt.tar.part"
 echo "$RUN: trained and packed in $(($(date +%s) - start)) s"
 if [ "$EVAL_SECONDS" -gt 0 ]; then
   echo "$RUN: evaluating for $EVAL_SECONDS s, $JOBS tasks at once"
   TASKS=${TASKS:-$($PY -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")}
-  printf '%s\n' $TASKS | timeout "$EVAL_SECONDS" xargs -P "$JOBS" -I{} $PY -m bct.evaluate "checkpoint=checkpoints/$RUN" \
+  printf '%s\n' $TASKS | timeout "$EVAL_SECONDS" xargs -P "$JOBS" -I{} $PY -m bct.evaluate "checkpoint=$CHECKPOINTS/$RUN" \
     "+game={}" "${play[@]}" threads=1 >"$log/evaluate.log" 2>&1
-  pkill -f "bct.evaluate checkpoint=checkpoints/$RUN" && sleep 3 # timeout stops xargs, not the players it started
+  pkill -f "bct.evaluate checkpoint=$CHECKPOINTS/$RUN" && sleep 3 # timeout stops xargs, not the players it started
   grep -h "score" "$log/evaluate.log" | tail -n 40
 fi
 pack

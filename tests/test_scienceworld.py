@@ -422,3 +422,45 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._write(["focus on frog egg", "look around"], m, other, world) == "look around"
     with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
         untried_setting("maybe")
+
+
+@pytest.mark.slow
+def test_the_gpu_budget_script_trains_plays_hands_back_in_parts_and_lands(tmp_path):
+    """runscripts/gpu-scienceworld.sh in reduced form on the CPU: a tiny agent trained under the clock limit, one
+    task played, the weights and the played episodes handed back in parts of at most 15 MB and landed elsewhere,
+    where the checkpoint loads and the episodes are there."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from bct.seq2seq.model import load_checkpoint
+
+    script = Path(__file__).resolve().parents[1] / "runscripts" / "gpu-scienceworld.sh"
+    task = "scienceworld-lifespan-longest-lived"
+    out = tmp_path / "out"
+    out.mkdir()
+    small = {"GAMES": f"[{task}]", "NUM_GAMES": "2", "MODEL": "t5-tiny-scratch", "EPOCHS": "1", "MINUTES": "1"}
+    play = {"EVAL_SECONDS": "300", "TASKS": task, "JOBS": "1", "VARIATIONS": "1", "STEPS": "5"}
+    env = {**os.environ, "PY": sys.executable, "OUT": str(out), "RUN": "gpu-test", **small, **play}
+    there = {"CHECKPOINTS": str(tmp_path / "there" / "ck"), "RESULTS": str(tmp_path / "there" / "res")}
+    r = subprocess.run(
+        ["bash", str(script), f"data_dir={tmp_path / 'data'}"], env={**env, **there}, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "gpu-test: trained and packed" in r.stdout and "score" in r.stdout
+    parts = sorted(p.name for p in out.iterdir())
+    assert parts == ["gpu-test.ckpt.tar.partaa", "gpu-test.rest.tar.xz"]
+    assert all((out / p).stat().st_size <= 15 * 2**20 for p in parts)
+
+    here = {"CHECKPOINTS": str(tmp_path / "here" / "ck"), "RESULTS": str(tmp_path / "here" / "res")}
+    r = subprocess.run(["bash", str(script), "land", str(out)], env={**env, **here}, capture_output=True, text=True)
+    assert r.returncode == 0 and "landed" in r.stdout, r.stdout + r.stderr
+    model, _, run = load_checkpoint(tmp_path / "here" / "ck" / "gpu-test")
+    assert run["status"] == "done" and model.num_parameters() > 0
+    landed = tmp_path / "here" / "res"
+    assert (landed / "logs" / "train.log").is_file() and (landed / "logs" / "train_metrics.json").is_file()
+    (played,) = landed.rglob("results.json")
+    result = json.loads(played.read_text())
+    assert result["game"] == f"{task}-nomemory" and result["complete"] and result["num_variations"] == 1
