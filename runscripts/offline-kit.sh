@@ -4,7 +4,8 @@
 # Java runtime cut down with jlink (what TextWorldExpress and ScienceWorld need), and the generated data.
 #   runscripts/offline-kit.sh pack [PYTHON_VERSION]   # here, with network: writes .kit/ (~35 MB), ignored by git
 #   source runscripts/offline-kit.sh unpack             # there, in the repository root: installs into /tmp/bct-site
-# then e.g. `python3 -m bct.train games=[scienceworld] model=t5-gpu-scratch ...` as usual (docs/scienceworld.md).
+# then e.g. `python3 -m bct.train games=[scienceworld] model=t5-gpu-scratch ...` as usual, or, inside a lease's time
+# budget, runscripts/gpu-scienceworld.sh (docs/scienceworld.md).
 # The wheels are the versions this checkout's .venv holds; PyTorch, transformers, accelerate, tokenizers,
 # numpy, pyarrow, pandas, huggingface_hub, fsspec, xxhash and the like are expected there.
 KIT=.kit  # (no set -e here: `unpack` is sourced into the caller's shell)
