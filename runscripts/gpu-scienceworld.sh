@@ -23,9 +23,14 @@ play=(fold=test "num_variations=${VARIATIONS:-10}" "step_limit=${STEPS:-100}" ag
 
 if [ "${1:-}" = land ]; then # here: the parts the GPU machine wrote into OUT
   dir=${2:?usage: runscripts/gpu-scienceworld.sh land DIR}
+  parts=("$dir/$RUN".ckpt.tar.part*)
+  if [ ! -e "${parts[0]}" ]; then
+    echo "error: no $RUN.ckpt.tar.part* in $dir; set RUN to the run trained there (its files' names start with it)" >&2
+    exit 2
+  fi
   mkdir -p "$CHECKPOINTS" "$RESULTS"
-  cat "$dir/$RUN".ckpt.tar.part* | tar -xf - -C "$CHECKPOINTS"
-  tar -xJf "$dir/$RUN.rest.tar.xz" -C "$RESULTS"
+  cat "${parts[@]}" | tar -xf - -C "$CHECKPOINTS" || exit 1
+  if [ -f "$dir/$RUN.rest.tar.xz" ]; then tar -xJf "$dir/$RUN.rest.tar.xz" -C "$RESULTS" || exit 1; fi
   echo "landed $CHECKPOINTS/$RUN and $RESULTS; play the rest here (tasks already played are kept, not replayed):"
   echo "  for t in \$($PY -c \"from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))\"); do"
   echo "    $PY -m bct.evaluate checkpoint=$CHECKPOINTS/$RUN +game=\$t ${play[*]}; done"

@@ -455,6 +455,10 @@ def test_the_gpu_budget_script_trains_plays_hands_back_in_parts_and_lands(tmp_pa
     assert all((out / p).stat().st_size <= 15 * 2**20 for p in parts)
 
     here = {"CHECKPOINTS": str(tmp_path / "here" / "ck"), "RESULTS": str(tmp_path / "here" / "res")}
+    wrong = subprocess.run(
+        ["bash", str(script), "land", str(out)], env={**env, **here, "RUN": "gpu-tset"}, capture_output=True, text=True
+    )
+    assert wrong.returncode == 2 and "no gpu-tset.ckpt.tar.part* in" in wrong.stderr and "set RUN" in wrong.stderr
     r = subprocess.run(["bash", str(script), "land", str(out)], env={**env, **here}, capture_output=True, text=True)
     assert r.returncode == 0 and "landed" in r.stdout, r.stdout + r.stderr
     model, _, run = load_checkpoint(tmp_path / "here" / "ck" / "gpu-test")
