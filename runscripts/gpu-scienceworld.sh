@@ -10,8 +10,8 @@
 # limit, 5.5), EVAL_SECONDS (the evaluation's, 200; 0: none), TASKS (those evaluated, in order: all 30),
 # JOBS (tasks at once, one process each, 5: a task's 10 episodes run 10 JVMs), PY (python3); GAMES
 # ([scienceworld]), NUM_GAMES (20), VARIATIONS (10), STEPS (100), CHECKPOINTS (checkpoints), RESULTS
-# (results/RUN): smaller runs, as the test's on a CPU. Extra arguments go to bct.train. The agent plays in fp32 on the stored weights everywhere, so that tasks played there and
-# here form one evaluation (one results folder).
+# (results/RUN): smaller runs, as the test's on a CPU. Extra arguments go to bct.train. The agent plays in fp32
+# on the stored weights everywhere, so that tasks played there and here form one evaluation (one results folder).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RUN=${RUN:-sw-gpu}
