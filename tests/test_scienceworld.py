@@ -387,41 +387,87 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     ob = Observation(g, "test", 0, False, step, prompt="... dove ...", actions=[])
     m, world = TextMap("", []), world_of(g)
     agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
-    agent.untried, agent._sent = False, {}
-    assert agent._write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
-    assert agent._write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best
+    agent.untried, agent._sent, agent._left = False, {}, {}
+    write = lambda *a: agent._write(*a)[0]  # noqa: E731  (the command; the candidates it would send next aside)
+    assert write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
+    assert write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best
 
     # untried: a command already sent at this very prompt is passed over (a loop), waiting is not
     agent.untried = True
     agent.start(g, "test", 0, False)
     agent._sent["test", 0].update({((ob.prompt,), c) for c in ("focus on frog egg", "wait1", "pick up axe")})
-    assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "look around"
-    assert agent._write(["wait1", "look around"], m, ob, world) == "wait1"
-    assert agent._write(["pick up axe"], m, ob, world) == "pick up axe"  # nothing else: the same again
+    assert write(["focus on frog egg", "look around"], m, ob, world) == "look around"
+    assert write(["wait1", "look around"], m, ob, world) == "wait1"
+    assert write(["pick up axe"], m, ob, world) == "pick up axe"  # nothing else: the same again
     # all it wrote is a focus it already made (a second one would end the task): the world's neutral command
-    assert agent._write(["focus on frog egg"], m, ob, world) == world.neutral == "look around"
+    assert write(["focus on frog egg"], m, ob, world) == world.neutral == "look around"
     # every candidate in sight sent here: an unsent one naming what is not breaks the loop, a focus never does
-    assert agent._write(["focus on frog egg", "focus on dove", "pick up blue jay"], m, ob, world) == "pick up blue jay"
-    assert agent._write(["focus on frog egg", "focus on dove"], m, ob, world) == "look around"
+    assert write(["focus on frog egg", "focus on dove", "pick up blue jay"], m, ob, world) == "pick up blue jay"
+    assert write(["focus on frog egg", "focus on dove"], m, ob, world) == "look around"
     # a focus already sent in the episode is not sent again at another prompt; other commands are
     elsewhere = Observation(g, "test", 0, False, step, prompt="... back in the kitchen ...", actions=[])
-    assert agent._write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
+    assert write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
     agent._sent["test", 0].add(((ob.prompt,), "look around"))
-    assert agent._write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
-    assert agent._write(["focus on frog egg"] * 8, m, elsewhere, world) == "look around"  # candidates collapsed to it
-    assert agent._write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
-    assert agent._write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
+    assert write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
+    assert write(["focus on frog egg"] * 8, m, elsewhere, world) == "look around"  # candidates collapsed to it
+    assert write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
+    assert write(["", " "], m, ob, world) == ""  # nothing written at all: sent as it is, no crash
     agent.start(g, "test", 0, False)  # a new episode forgets
-    assert agent._write(["focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
+    assert write(["focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
 
     # untried=state: sent in the same observed state, whatever the previous action (the prompt differs)
     agent.untried = "state"
     agent.start(g, "test", 0, False)
     agent._sent["test", 0].add(((step.observation, step.look, step.inventory), "focus on frog egg"))
     other = Observation(g, "test", 0, False, step, prompt="... the door is already open ...", actions=[])
-    assert agent._write(["focus on frog egg", "look around"], m, other, world) == "look around"
+    assert write(["focus on frog egg", "look around"], m, other, world) == "look around"
     with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
         untried_setting("maybe")
+
+
+def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
+    from bct.agents.base import Observation
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.worlds.play import Step
+
+    g = get_game("scienceworld-chemistry-mix")
+    look = "This room is called the kitchen. In it, you see: a recipe, a ceramic cup. A door to the hallway"
+    step = Step(
+        "Task Description: make salt water.", "You move to the kitchen.", look, "In your inventory:", [], 0.1, False
+    )
+    ob = Observation(g, "test", 0, False, step, prompt="... kitchen ...", actions=[])
+    m, world = TextMap("", []), world_of(g)
+    agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
+    agent.untried, agent._sent, agent._left, agent.retry_refused = True, {}, {}, True
+    agent.start(g, "test", 0, False)
+    cands = ["pick up cup containing recipe", "pick up recipe", "pick up ceramic cup", "pick up dove"]
+    # the command sent, and the candidates in sight it would send next, in order
+    assert agent._write(cands, m, ob, world) == (
+        "pick up cup containing recipe",
+        ["pick up recipe", "pick up ceramic cup"],
+    )
+    agent._left["test", 0] = ["pick up recipe", "pick up ceramic cup"]
+
+    refused = Step(step.task, "No known action matches that input.", look, step.inventory, [], 0.1, False)
+    after = Observation(
+        g, "test", 0, False, refused, prompt="... No known action ...", actions=["pick up cup containing recipe"]
+    )
+    agent.model = agent.decoding = None  # a model call would fail: the retry asks none
+    (d,) = agent.act([after])
+    assert (
+        d.action == "pick up recipe" and d.info["retried"] and d.candidates == ["pick up recipe", "pick up ceramic cup"]
+    )
+    assert ((after.prompt,), "pick up recipe") in agent._sent["test", 0]  # remembered as sent, as a model's choice is
+    (d,) = agent.act([after])  # refused again: the next one
+    assert d.action == "pick up ceramic cup"
+    assert agent._retry(after) is None  # none left: the model decides
+    agent._left["test", 0] = ["pick up ceramic cup"]
+    took = Observation(g, "test", 0, False, step, prompt="... You move the recipe ...", actions=["pick up recipe"])
+    assert agent._retry(took) is None and ("test", 0) not in agent._left  # a taken command ends the retries
+    agent.retry_refused, agent._left["test", 0] = False, ["pick up ceramic cup"]
+    assert agent._retry(after) is None  # off (the default): the model is asked
+    assert world.refusals and world_of(get_game("twc")).refusals == ()  # TWX's agents choose from its list
 
 
 @pytest.mark.slow

@@ -97,6 +97,7 @@ class T5Agent(Agent):
         dtype: str = "auto",
         untried: bool | str = False,
         recent: int = 0,
+        retry_refused: bool = False,
     ) -> None:
         """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -122,6 +123,9 @@ class T5Agent(Agent):
         self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
         self.untried = untried_setting(untried)
         self._sent: dict[tuple, set[tuple]] = {}  # per episode: (where, command) already sent
+        # a command the parser refused changed nothing: the same step's next candidates go before the model is asked
+        self.retry_refused = bool(retry_refused)
+        self._left: dict[tuple, list[str]] = {}  # per episode: the last model call's candidates after the one sent
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
@@ -135,6 +139,7 @@ class T5Agent(Agent):
             "device": device,
             "dtype": dtype_name(self.dtype),
             **untried_record(self.untried),
+            **({"retry_refused": True} if self.retry_refused else {}),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -144,6 +149,7 @@ class T5Agent(Agent):
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         self._sent[fold, seed] = set()
+        self._left.pop((fold, seed), None)
 
     def played_with(self) -> dict:
         return {"device": self.device, "dtype": dtype_name(self.dtype)}
@@ -166,10 +172,11 @@ class T5Agent(Agent):
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:
         """Model calls over groups of `model_batch` episodes with prompts of similar length (little padding)."""
-        maps = self.model_inputs(batch)
-        order = sorted(range(len(batch)), key=lambda i: len(maps[i].source))
+        decisions: list[Decision | None] = [self._retry(ob) for ob in batch]
+        asked = [i for i, d in enumerate(decisions) if d is None]  # the episodes the model decides for
+        maps = dict(zip(asked, self.model_inputs([batch[i] for i in asked])))
+        order = sorted(asked, key=lambda i: len(maps[i].source))
         decide = self._rank if self.decoding == "rank" else self._generate
-        decisions: list[Decision | None] = [None] * len(batch)
         start = 0
         while start < len(order):
             group = order[start : start + self.model_batch]
@@ -189,6 +196,21 @@ class T5Agent(Agent):
                 decisions[i] = d
             start += len(group)
         return decisions
+
+    def _retry(self, ob: Observation) -> Decision | None:
+        """With `retry_refused`, where the game refused the command just sent (`World.refusals`: its parser took
+        nothing, the state is the one the model last read), that model call's next candidate, without a new call:
+        asked again, the model reads the refusal as its observation and mostly wanders off (chemistry-mix's "pick
+        up cup containing recipe titled ...", refused, then "open door to outside" with "pick up recipe" its third
+        candidate). None where the model decides."""
+        left, refusals = self._left.pop((ob.fold, ob.seed), []), world_of(ob.game).refusals
+        if not (self.retry_refused and left and refusals and ob.step.observation.startswith(refusals)):
+            return None
+        action, rest = left[0], left[1:]
+        self._left[ob.fold, ob.seed] = rest
+        if self.untried:
+            self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
+        return Decision(action, [action, *rest], {"fallback": False, "retried": True})
 
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:
         enc = self._encode([m.source for m in maps])
@@ -219,7 +241,10 @@ class T5Agent(Agent):
             fallback = action is None
             world = world_of(ob.game)
             if fallback and cands and world.free_actions:  # its parser, not its list, judges a command
-                action, fallback = self._write(cands, m, ob, world), False
+                action, queue = self._write(cands, m, ob, world)
+                fallback = False
+                if self.retry_refused:
+                    self._left[ob.fold, ob.seed] = queue
                 if self.untried:
                     self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
             elif fallback:
@@ -229,7 +254,7 @@ class T5Agent(Agent):
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
         return decisions
 
-    def _write(self, cands: list[str], m, ob: Observation, world) -> str:
+    def _write(self, cands: list[str], m, ob: Observation, world) -> tuple[str, list[str]]:
         """The command an agent that writes its actions sends: its best candidate that names only things the
         step shows (observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
         in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
@@ -239,10 +264,11 @@ class T5Agent(Agent):
         itself sent once an episode; where a decisive one already sent is all it wrote, the world's `neutral` command);
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
         (whatever the previous action: "the door is now open" and "already open" close one loop). Waiting is
-        exempt (time passes in the game while the prompt stays)."""
+        exempt (time passes in the game while the prompt stays). Returned with the candidates it would send next, in
+        order (`retry_refused`: where the parser refuses this one)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
-            return written[0]
+            return written[0], written[1:]
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c in written if c.strip() and world.knows(c, text)] or written[:1]  # "": no command
@@ -263,9 +289,10 @@ class T5Agent(Agent):
                 fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
             again = [c for c in known if c not in once]
             if not (fresh or again) and world.neutral:  # all it wrote is a focus it made: a second one ends the task
-                return world.neutral
-            return (fresh or again or known)[0]
-        return known[0]
+                return world.neutral, []
+            pool = fresh or again or known
+            return pool[0], pool[1:]
+        return known[0], known[1:]
 
     def _where(self, ob: Observation) -> tuple:
         """Where a command is remembered as sent: at this prompt, or in this observed state (`untried=state`)."""

@@ -177,6 +177,9 @@ class World:
     # a command that changes nothing in the game and shows where the agent is (ScienceWorld's `look around`): what
     # an agent that writes sends where its only candidate is a decisive command it already sent; None: none
     neutral: str | None = None
+    # how its parser's answer begins where it took no command (nothing happened in the game): an agent that writes
+    # its actions sends its next candidate of the same step (`agent.retry_refused`)
+    refusals: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
 

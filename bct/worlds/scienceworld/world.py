@@ -24,5 +24,6 @@ SCIENCEWORLD = World.of(
     knows=text.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     neutral="look around",
+    refusals=("No known action matches that input", "Unknown action"),
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
