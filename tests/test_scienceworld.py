@@ -98,6 +98,28 @@ def test_gold_paths_replay_to_score_one_on_two_train_variations(game):
 
 
 @pytest.mark.slow
+def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scores_one():
+    g = get_game("scienceworld-chemistry-mix-paint-secondary-color").with_memory(False).with_params({"search": 1})
+    assert g.name.endswith("-search1") and simplifications(g) == ""  # ours: the simulator is not told
+    with open_game(g, False, list_actions=False) as env:
+        # 0 and 12: the art studio (green, orange), tried in their drawn orders; 5: the workshop, one cup each
+        for seed in (0, 12, 5):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success, (seed, traj.error)
+            mixes = [s.observation for s in traj.steps if "mix to produce" in s.observation]
+            focus = traj.actions[-1] if traj.actions[-1].startswith("focus") else traj.actions[-2]
+            if seed == 5:  # the simulator's own path: the right pair at once
+                assert len(mixes) == 1 and "pour cup containing" in " ".join(traj.actions)
+                continue
+            assert focus == f"focus on {mixes[-1].split('produce ')[1].rstrip('.')}"  # the last mix is the one asked
+            assert mixes[-1].split("produce ")[1].rstrip(".") in traj.steps[0].task
+            assert all(m.split("produce ")[1].rstrip(".") not in traj.steps[0].task for m in mixes[:-1])
+            assert len(mixes) == {0: 3, 12: 2}[seed]  # green found third, orange second: wrong mixes read and passed
+    with pytest.raises(UserError, match="game.params.search: scienceworld-boil has no such parameter"):
+        get_game("scienceworld-boil").with_params({"search": 1})
+
+
+@pytest.mark.slow
 def test_a_scienceworld_step_says_what_the_game_says():
     g = get_game("scienceworld-find-living-thing")
     with open_game(g, False) as env:

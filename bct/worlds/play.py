@@ -95,6 +95,7 @@ class ModularEnv:
 
     def reset(self, seed: int, fold: str = "train", gold: bool = True) -> Step:
         state = self.env.reset(seed, fold, gold)
+        self.seed = seed  # the variation playing (a gold path that draws its own choices draws them by it)
         self.stack.start(state.task)
         return self._from_game(state, action=None)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from bct.worlds.base import Game
+from bct.worlds.scienceworld.gold import SEARCHES
 
 # task -> (train, dev, test) variations, as ScienceWorld 1.2.3 splits them
 VARIATIONS: dict[str, tuple[int, int, int]] = {
@@ -69,13 +70,19 @@ REPEATS = 20
 
 
 def accepts(task: str) -> dict[str, tuple[int, int]]:
+    """A task's parameters: ScienceWorld's simplifications, and `search` where its gold path can be a search
+    (bct/worlds/scienceworld/gold.py: the world is the same, its demonstrations find what the simulator's know)."""
     electrical = any(e in task for e in ELECTRICAL)
-    return {"easy": (0, 1), **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")}}
+    return {
+        "easy": (0, 1),
+        **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")},
+        **({"search": (0, 1)} if task in SEARCHES else {}),
+    }
 
 
 def simplifications(game: Game) -> str:
     """ScienceWorld's simplification string for a game's parameters ("" for none)."""
-    on = [k for k, v in game.param_values.items() if v]
+    on = [k for k, v in game.param_values.items() if v and k != "search"]  # search: ours, not the simulator's
     if "easy" in on and any(e in game.world_game for e in ELECTRICAL):  # `easy` would refuse a circuit task
         on = [s for s in SIMPLIFICATIONS if s != "noElectricalAction"] + [k for k in on if k != "easy"]
     return ",".join(dict.fromkeys(on))

@@ -1,15 +1,27 @@
 """ScienceWorld's gold paths: the simulator's own action sequence for a variation, replayed as it is (its
-actions are commands its parser takes, not always strings of its valid-action list).
+actions are commands its parser takes, not always strings of its valid-action list); or, where a task has a
+search and the game sets `search=1`, a path that finds by playing what the simulator's path knows.
 
 With the working memory (bct/modules/memory_scienceworld.py), `recall progress` is asked after every
 RECALL_EVERY game actions: so every prompt holds the memory's answer, as its observation or as the
 previous one (with the one action since in view), and the agent reads what was done and seen so far at
 each decision. The answers are facts; the next action is the gold path's.
+
+Searches. The simulator's path for chemistry-mix-paint-secondary-color pours the two right primaries at
+once: the colour wheel is knowledge the game never shows, and the folds split it (train makes green and
+orange, dev orange and violet, test violet alone), so an agent cloned from it mixes green whatever the task
+asks. Its search (`paint_search`) tries pairs of primaries, one pair at a time in an order drawn per
+variation, reads what each mix produced, and focuses on the mix when it is the colour the task names: what
+an agent can do for a colour it never saw made. The art studio keeps two or three cups of each primary (the
+table's and the large cupboard's), enough for all three pairs; a variation played in the workshop (one cup
+each) replays the simulator's path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import random
+import re
+from collections.abc import Callable, Generator, Iterator
 
 from bct.worlds.base import Game
 
@@ -22,12 +34,62 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
 
 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
-    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; sent
-    each step (unread)."""
+    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; each
+    step is sent back (read by a search)."""
+    search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
+    actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
-    for action in env.gold_actions():
+    action = next(actions, None)
+    while action is not None:
         if env.game.memory and since >= RECALL_EVERY:
             yield RECALL
             since = 0
-        yield action
+        step = yield action
         since += 1
+        try:
+            action = actions.send(step) if search else next(actions)
+        except StopIteration:
+            action = None
+
+
+PRIMARIES = ("red", "blue", "yellow")
+_TARGET = re.compile(r"create ([a-z-]+ paint)")
+_MADE = re.compile(r"mix to produce ([a-z-]+ paint)")
+_MIXED = re.compile(r"\(containing ([a-z-]+ paint), ([a-z-]+ paint)\)")
+
+
+def paint_search(env) -> Generator[str, object, None]:
+    """chemistry-mix-paint-secondary-color found by trying pairs of primaries (module docstring)."""
+    gold = env.gold_actions()
+    arrived = gold.index("look around") + 1  # the simulator's path to the paints and its look there
+    step = None
+    for action in gold[:arrived]:
+        step = yield action
+    if "called the art studio" not in step.look or "large cupboard" not in step.look:  # one cup of each
+        for action in gold[arrived:]:  # not `yield from`: a list's iterator takes no sent step
+            yield action
+        return
+    target = _TARGET.search(step.task).group(1)
+    pairs = [(a, b) for i, a in enumerate(PRIMARIES) for b in PRIMARIES[i + 1 :]]
+    random.Random(f"paint-search {env.seed}").shuffle(pairs)
+    poured = dict.fromkeys(PRIMARIES, 0)  # cups of each colour used: the table's first, then the cupboard's
+    for n, pair in enumerate(pairs):
+        first, second = random.Random(f"paint-search {env.seed} {n}").sample(pair, 2)
+        if n == 1:
+            step = yield "open large cupboard"
+        where = {c: "art studio" if not poured[c] else "cupboard" for c in pair}
+        step = yield f"pour cup containing {first} paint in {where[first]} into cup containing {second} paint in {where[second]}"
+        poured[first] += 1
+        poured[second] += 1
+        both = _MIXED.search(step.look)
+        step = yield f"mix cup containing {both.group(1)} and {both.group(2)}"
+        made = _MADE.search(step.observation)
+        if made and made.group(1) == target:
+            yield "look around"
+            yield f"focus on {target}"
+            return
+    raise ValueError(f"no pair of primaries made {target}")  # the game's colour wheel changed: a gold path fails
+
+
+# tasks whose gold path can be a search (`game.params.search=1`), by ScienceWorld's name
+SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {"chemistry-mix-paint-secondary-color": paint_search}
