@@ -10,8 +10,9 @@ from bct.core.errors import UserError
 from bct.data.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
 from bct.data.generation import generate
 from bct.data.prompt import training_pair
-from bct.data.representation import get_representation
+from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.tokenizer import train_tokenizer
+from bct.worlds.scienceworld.text import things
 from bct.worlds.twx.games import GAMES
 
 PLACEHOLDERS_REP = get_representation("placeholders")
@@ -140,6 +141,32 @@ def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
         assert (
             m.rewrite(f"focus on {thing}") == "focus on <e1>" and m.rewrite("focus on solar panel") == "focus on <e2>"
         )
+
+
+def test_common_task_rule_7_numbers_what_a_task_asks_to_create_so_a_mix_reads_against_the_task():
+    """The paints: "create violet paint" is <e1>, and a mix that produced it says "produce <e1>" while a mix of another
+    colour says its colour, though the training data showed every colour often enough to keep it a word. Rule 6
+    (checkpoints trained on it are still read by it) left the paint to the word list."""
+    known = {"art studio", "violet paint", "green paint", "orange paint", "wood cup"}
+    task = "use chemistry to create violet paint. When you are done, focus on the violet paint"
+    made = _sw_prompt("art studio", ["wood cup"], task).replace(
+        " </s> INV", " Red and blue paint mix to produce violet paint. </s> INV", 1
+    )
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule == 7
+    m = rep.map(made, [])
+    assert "create <e1>." in m.source and "mix to produce <e1>." in m.source
+    other = rep.map(made.replace("produce violet paint", "produce green paint"), [])
+    assert "create <e1>." in other.source and "mix to produce green paint." in other.source
+    old = type(rep)(known, rule=6)
+    assert "create violet paint." in old.map(made, []).source and old.record()["entity_rule"] == 6
+    run = {"settings": {"entities": "common-task", "entity_rule": 6}, "common_names": sorted(known)}
+    assert of_checkpoint(run, "ck").rule == 6  # read by its own rule
+    with pytest.raises(UserError, match="numbered by an older rule"):
+        of_checkpoint({**run, "settings": {"entities": "common-task", "entity_rule": 5}}, "ck")
+    # a recipe's ingredients stay names; what a mix produced is not a thing called "to produce ..."
+    assert things("To make salt water, you need to mix sodium chloride, water.") == ("sodium chloride",)
+    assert things("Red and blue paint mix to produce violet paint.") == ()
 
 
 def test_a_whole_action_the_observation_quotes_is_one_entity():

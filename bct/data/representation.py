@@ -36,6 +36,7 @@ class Representation:
     name = ""
     tokens: tuple[str, ...] = ()  # single tokens the tokenizer must have (and the model embeddings for)
     rule: int | None = None  # how prompts are numbered; a checkpoint reads only prompts made by its rule
+    older_rules: tuple[int, ...] = ()  # rules before `rule` it still numbers by, for checkpoints trained on them
     mapping = TextMap
 
     def map(self, source: str, valid_actions: list[str]):
@@ -165,12 +166,22 @@ class CommonTask(Common):
 
     name = "common-task"
     # 4: the task's thing numbered where the latest observation put it; 5: the task's thing first, where a rule
-    # read it as a name in the prompt (checkpoints before this rule)
-    rule = 6
+    # read it as a name in the prompt (checkpoints before this rule); 6: the boxes and rooms after it; 7: what a
+    # task asks to create is its thing too ("create <e1>", and a mix that produced it "produce <e1>"; under 6 a
+    # paint the training data showed often stayed a word, and an agent answered the word, not the task)
+    rule = 7
+    older_rules = (6,)
+
+    def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
+        super().__init__(known)
+        self.rule = rule or type(self).rule
 
     def map(self, source: str, valid_actions: list[str]):
-        own = tuple(registry.task_things(source.partition(" </s> ")[0]))
+        own = tuple(registry.task_things(source.partition(" </s> ")[0], made=self.rule >= 7))
         return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own), first=own)
+
+    def from_run(self, run: dict, checkpoint) -> CommonTask:
+        return type(self)(super().from_run(run, checkpoint).known, run["settings"].get("entity_rule"))
 
 
 REPRESENTATIONS: dict[str, Representation] = {
@@ -186,11 +197,11 @@ def get_representation(name: str) -> Representation:
 
 def of_checkpoint(run: dict, checkpoint) -> Representation:
     """The representation a checkpoint (its run record) was trained with, as fitted to its training data; one
-    numbered by another rule is refused."""
+    numbered by a rule this bct no longer numbers by is refused."""
     settings = run["settings"]
     rep = get_representation(settings.get("entities", "text"))
     trained_rule = settings.get("entity_rule", 1) if rep.rule is not None else None
-    if trained_rule != rep.rule:
+    if trained_rule != rep.rule and trained_rule not in rep.older_rules:
         raise UserError(
             f"checkpoint {checkpoint} was trained on {rep.name} numbered by an older rule "
             f"({trained_rule}; this bct numbers them by rule {rep.rule}, bct/data/representation.py) "

@@ -170,7 +170,8 @@ class World:
     # what a task description names that its variations change, its own thing first ("boil lead", "the melting point
     # of tin"), then its boxes and rooms: `entities=common-task` numbers them first, even where the world shows them
     # often, so that each is named one way in every variation
-    task_things: Callable[[str], list[str]] | None = None
+    # (with `made`: what it asks to create too, chemistry-mix's 'salt water', "violet paint")
+    task_things: Callable[[str, bool], list[str]] | None = None
     # the first words of the commands that make a choice the game does not forgive (ScienceWorld's `focus on`:
     # the wrong thing ends the task): `decisive_passes` trains on their examples more often
     decisive: tuple[str, ...] = ()

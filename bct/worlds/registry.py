@@ -102,10 +102,12 @@ def names(text: str) -> list[str]:
     return [n for w in claimed or [w for w in WORLDS.values() if w.speaks is None] for n in w.names(text)]
 
 
-def task_things(text: str) -> list[str]:
+def task_things(text: str, made: bool = True) -> list[str]:
     """What the task description of `text` names that its variations change (its thing, then its boxes and rooms),
-    read by the worlds that recognise the text as theirs."""
-    return [n for w in WORLDS.values() if w.task_things and w.speaks and w.speaks(text) for n in w.task_things(text)]
+    read by the worlds that recognise the text as theirs; `made`: with what it asks to create."""
+    return [
+        n for w in WORLDS.values() if w.task_things and w.speaks and w.speaks(text) for n in w.task_things(text, made)
+    ]
 
 
 def modules_label(modules: bool | str) -> str:

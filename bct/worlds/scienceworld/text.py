@@ -112,7 +112,7 @@ _THING = re.compile(r"(?<![\w-])(?:a|an|the) ([a-z][a-z0-9 -]*?)(?=[.,:;()]|\s{2
 _CALLED = re.compile(r"^substance called (.+)$")
 _CUT = re.compile(r"\s(?:is|are|was|which|that|currently|to|with|on|in|into|from|of|you|and)\b.*$")
 _TASK_THING = re.compile(
-    r"(?:boil|melt|freeze|melting point of|temperature of|mix|grow|change the state of matter of) "
+    r"(?:boil|melt|freeze|melting point of|temperature of|mix(?! to produce)|grow|change the state of matter of) "
     r"([a-z][a-z0-9 -]*?)(?=[.,]| which|$)",
     re.I,
 )
@@ -149,12 +149,19 @@ _TASK_PLACE = re.compile(
 )
 
 
-def task_things(text: str) -> list[str]:
+# what a task asks to make: "create the substance 'salt water'.", "create violet paint." (chemistry-mix, the paints)
+_TASK_MADE = re.compile(
+    r"Your task is to use chemistry to create (?:the substance )?'?([a-z][a-z -]*?)'?(?=[.,])", re.I
+)
+
+
+def task_things(text: str, made: bool = True) -> list[str]:
     """What a task description names that each variation changes: the thing it is about, where it names one
     (boil, melt, freeze, change the state of, the temperature and melting-point measurements, conductivity,
-    the component to power), then its boxes and rooms in the order it names them (use-thermometer: "unknown
-    substance b", "bedroom", "blue box", "orange box", "bathroom")."""
-    own = [m.group(1).lower() for m in _TASK_OWN.finditer(text)]
+    the component to power, and with `made` the substance or paint it asks to create), then its boxes and rooms
+    in the order it names them (use-thermometer: "unknown substance b", "bedroom", "blue box", "orange box",
+    "bathroom")."""
+    own = [m.group(1).lower() for m in (*(_TASK_MADE.finditer(text) if made else ()), *_TASK_OWN.finditer(text))]
     places = [(m.group(1) or m.group(2)).lower() for m in _TASK_PLACE.finditer(text)]
     return list(dict.fromkeys(own + places))
 
