@@ -54,6 +54,20 @@ def test_simplifications_are_parameters_default_none():
         get_game("scienceworld-power-component").with_params({"noElectricalAction": 1})
 
 
+def test_a_variant_s_name_is_a_game_name_so_a_list_of_games_can_hold_it():
+    from bct.worlds.registry import expand_games
+
+    paint = "scienceworld-chemistry-mix-paint-secondary-color"
+    names = expand_games([f"{paint}-search1", "mapreader-numLocations30-maxDistanceApart8", "scienceworld-boil"])
+    assert names == [f"{paint}-search1", "mapreader-maxDistanceApart8-numLocations30", "scienceworld-boil"]
+    g = get_game(f"{paint}-search1")
+    assert g == get_game(paint).with_params({"search": 1}) and g.preset == paint  # its records read it back
+    with pytest.raises(UserError, match="unknown game 'scienceworld-boil-search1'; did you mean 'scienceworld-boil'"):
+        get_game("scienceworld-boil-search1")  # boil has no search
+    with pytest.raises(UserError, match="accepts a whole number from 0 to 1"):
+        get_game(f"{paint}-search2")
+
+
 @pytest.mark.slow
 def test_the_variation_counts_are_the_packages():
     from scienceworld import ScienceWorldEnv

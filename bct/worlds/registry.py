@@ -8,6 +8,7 @@ Adding a world: a folder implementing `bct.worlds.base.World`, and one line in W
 from __future__ import annotations
 
 import logging
+import re
 
 from bct.core.errors import UserError, unknown
 from bct.worlds.base import FOLDS, Game, World, check_fold
@@ -48,10 +49,28 @@ register_configs()
 
 
 def get_game(name: str) -> Game:
+    """A registered game, an alias, or a variant by the name `Game.with_params` gives it (`mapreader-numLocations30`,
+    `scienceworld-chemistry-mix-paint-secondary-color-search1`), so that a list of games can hold variants."""
     key = ALIASES.get(name, name)
-    if key not in GAMES:
+    if key in GAMES:
+        return GAMES[key]
+    variant = _variant(key)
+    if variant is None:
         raise unknown("game", name, [*GAMES, *ALIASES])
-    return GAMES[key]
+    return variant
+
+
+_PARAM = re.compile(r"([A-Za-z]+)(\d+)")
+
+
+def _variant(name: str) -> Game | None:
+    """The variant a name spells: the longest registered game it starts with, then `-<parameter><value>` for each
+    parameter that game accepts (None where the name is no such thing)."""
+    for preset in sorted((p for p in GAMES if name.startswith(p + "-")), key=len, reverse=True):
+        params = [_PARAM.fullmatch(part) for part in name[len(preset) + 1 :].split("-")]
+        if all(m and m.group(1) in GAMES[preset].accepts for m in params):
+            return GAMES[preset].with_params({m.group(1): int(m.group(2)) for m in params})
+    return None
 
 
 def as_game(game: str | Game) -> Game:
