@@ -74,6 +74,7 @@ class T5Agent(Agent):
 
     name = "t5"
     batched = True
+    retry_refused = False  # set per agent (__init__): off unless asked
 
     def __init__(
         self,
@@ -203,8 +204,10 @@ class T5Agent(Agent):
         asked again, the model reads the refusal as its observation and mostly wanders off (chemistry-mix's "pick
         up cup containing recipe titled ...", refused, then "open door to outside" with "pick up recipe" its third
         candidate). None where the model decides."""
+        if not self.retry_refused:
+            return None
         left, refusals = self._left.pop((ob.fold, ob.seed), []), world_of(ob.game).refusals
-        if not (self.retry_refused and left and refusals and ob.step.observation.startswith(refusals)):
+        if not (left and refusals and ob.step.observation.startswith(refusals)):
             return None
         action, rest = left[0], left[1:]
         self._left[ob.fold, ob.seed] = rest

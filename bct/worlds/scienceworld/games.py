@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 from bct.worlds.base import Game
-from bct.worlds.scienceworld.gold import SEARCHES
 
 # task -> (train, dev, test) variations, as ScienceWorld 1.2.3 splits them
 VARIATIONS: dict[str, tuple[int, int, int]] = {
@@ -51,6 +50,8 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 # the task has no circuit)
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
+# tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
+SEARCHABLE = ("chemistry-mix-paint-secondary-color",)
 
 # An evaluation's default step limit leaves room for the longest gold path of each task: on the first 10 dev
 # and test variations, boil's reach 184 actions, melt's 159, freeze's 145 (train variation 0 of
@@ -76,7 +77,7 @@ def accepts(task: str) -> dict[str, tuple[int, int]]:
     return {
         "easy": (0, 1),
         **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")},
-        **({"search": (0, 1)} if task in SEARCHES else {}),
+        **({"search": (0, 1)} if task in SEARCHABLE else {}),
     }
 
 

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Generator, Iterator
 
 from bct.worlds.base import Game
+from bct.worlds.scienceworld.games import SEARCHABLE
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -91,5 +92,7 @@ def paint_search(env) -> Generator[str, object, None]:
     raise ValueError(f"no pair of primaries made {target}")  # the game's colour wheel changed: a gold path fails
 
 
-# tasks whose gold path can be a search (`game.params.search=1`), by ScienceWorld's name
+# the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
+# ScienceWorld's name
 SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {"chemistry-mix-paint-secondary-color": paint_search}
+assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
