@@ -211,8 +211,7 @@ class T5Agent(Agent):
             return None
         action, rest = left[0], left[1:]
         self._left[ob.fold, ob.seed] = rest
-        if self.untried:
-            self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
+        self._remember(ob, action)
         return Decision(action, [action, *rest], {"fallback": False, "retried": True})
 
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:
@@ -248,8 +247,7 @@ class T5Agent(Agent):
                 fallback = False
                 if self.retry_refused:
                     self._left[ob.fold, ob.seed] = queue
-                if self.untried:
-                    self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
+                self._remember(ob, action)
             elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
                 action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
@@ -296,6 +294,11 @@ class T5Agent(Agent):
             pool = fresh or again or known
             return pool[0], pool[1:]
         return known[0], known[1:]
+
+    def _remember(self, ob: Observation, action: str) -> None:
+        """With `untried`, a command sent at this step is remembered where it was sent."""
+        if self.untried:
+            self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
 
     def _where(self, ob: Observation) -> tuple:
         """Where a command is remembered as sent: at this prompt, or in this observed state (`untried=state`)."""
