@@ -320,27 +320,29 @@ def test_a_checkpoint_numbered_by_an_older_entity_rule_is_refused(tmp_path, tiny
 
 
 def test_an_interrupted_evaluation_resumes_without_losing_or_repeating(tmp_path, monkeypatch, eval_config):
-    real = ev.rollout
+    from dataclasses import replace
 
-    def interrupted(*args, **kwargs):
-        done = kwargs.get("on_done") or args[8]
+    real = ev.play
+
+    def interrupted(agent, jobs, *args, **kwargs):
         count = []
 
-        def stop_after_two(result):
-            done(result)
-            count.append(1)
-            if len(count) == 2:
-                raise KeyboardInterrupt
+        def stopping(job):
+            def done(result):
+                job.on_done(result)
+                count.append(1)
+                if len(count) == 2:
+                    raise KeyboardInterrupt
 
-        args = list(args)
-        args[8] = stop_after_two
-        return real(*args)
+            return replace(job, on_done=done)
+
+        return real(agent, [stopping(j) for j in jobs], *args, **kwargs)
 
     cfg = eval_config("agent=random", "+game=sorting", "num_variations=6", "batch_size=2")
-    monkeypatch.setattr(ev, "rollout", interrupted)
+    monkeypatch.setattr(ev, "play", interrupted)
     with pytest.raises(KeyboardInterrupt):
         ev.evaluate(cfg)
-    monkeypatch.setattr(ev, "rollout", real)
+    monkeypatch.setattr(ev, "play", real)
     out = next((tmp_path / "results" / "random-sorting-modules").glob("dev-*"))
     assert len((out / "histories.jsonl").read_text().splitlines()) == 2
     with (out / "histories.jsonl").open("a") as f:
@@ -612,3 +614,29 @@ def test_no_more_games_start_at_once_than_the_memory_available_holds(monkeypatch
         agent = make_agent(cfg.agent, cfg.played(), False)
         agent.batched = True
         assert env_slots(agent, 16, 96) == slots
+
+
+def test_episodes_of_several_games_play_in_one_pool_each_reported_to_its_own_game(monkeypatch):
+    """`play` with jobs of two games (an evaluation of a checkpoint trained on both): each episode reaches the
+    oracle's 1.0 in its own game and is handed to its own job's `on_done`; a TWX JVM cannot switch games, so a free
+    one is replaced by one of the game next needed, never more JVMs than slots."""
+    import bct.agents.rollout as ro
+
+    opened = []
+    real = ro.open_game
+    monkeypatch.setattr(ro, "open_game", lambda game, *a, **k: opened.append(game.name) or real(game, *a, **k))
+    games = [get_game("twc"), get_game("arithmetic")]
+    heard: dict[str, list[int]] = {g.name: [] for g in games}
+    jobs = [
+        ro.Job(g, seed, g.step_limit, g.repeat_limit, lambda r, g=g: heard[g.name].append(r.seed))
+        for seed in DEV[:3]
+        for g in games
+    ]
+    agent = OracleAgent(games[0])
+    try:
+        results = ro.play(agent, jobs, "dev", True, batch_size=2)
+    finally:
+        agent.close()
+    assert len(results) == 6 and all(r.score == 1.0 and r.success for r in results)
+    assert heard == {"twc": DEV[:3], "arithmetic": DEV[:3]}
+    assert opened[:1] == ["twc"] and set(opened) == {"twc", "arithmetic"}

@@ -151,6 +151,28 @@ def test_an_unknown_task_on_the_command_line_is_one_line(tmp_path, cli, one_line
 
 
 @pytest.mark.slow
+def test_one_jvm_plays_several_tasks_in_turn_each_to_its_gold_score(monkeypatch):
+    """An evaluation of many tasks starts its JVMs once: a ScienceWorld environment switches task between
+    episodes, and each episode is the task it was asked for (the oracle reaches 1.0 in each)."""
+    import bct.agents.rollout as ro
+    from bct.agents import OracleAgent
+
+    opened = []
+    real = ro.open_game
+    monkeypatch.setattr(ro, "open_game", lambda game, *a, **k: opened.append(game.name) or real(game, *a, **k))
+    games = [get_game(f"scienceworld-{t}").with_memory(False) for t in ("lifespan-longest-lived", "find-living-thing")]
+    jobs = [ro.Job(g, seed, g.step_limit, None) for seed in (0, 1) for g in games]
+    agent = OracleAgent(games[0], False)
+    try:
+        results = ro.play(agent, jobs, "train", False, batch_size=1)
+    finally:
+        agent.close()
+    assert [r.score for r in results] == [1.0] * 4 and [r.seed for r in results] == [0, 0, 1, 1]
+    assert opened == [games[0].name]  # one JVM, switched from task to task
+    assert "longest" in results[0].history[0]["prompt"] and "living thing" in results[1].history[0]["prompt"]
+
+
+@pytest.mark.slow
 def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path, train_config):
     """One checkpoint of two ScienceWorld tasks, evaluated with no game named: a results folder for each
     task, its episodes played by writing actions (no valid-action list read) through the same rollout."""
@@ -431,7 +453,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # untried: a command already sent at this very prompt is passed over (a loop), waiting is not
     agent.untried = True
     agent.start(g, "test", 0, False)
-    agent._sent["test", 0].update({((ob.prompt,), c) for c in ("focus on frog egg", "wait1", "pick up axe")})
+    agent._sent[g.name, "test", 0].update({((ob.prompt,), c) for c in ("focus on frog egg", "wait1", "pick up axe")})
     assert write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert write(["wait1", "look around"], m, ob, world) == "wait1"
     assert write(["pick up axe"], m, ob, world) == "pick up axe"  # nothing else: the same again
@@ -443,7 +465,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # a focus already sent in the episode is not sent again at another prompt; other commands are
     elsewhere = Observation(g, "test", 0, False, step, prompt="... back in the kitchen ...", actions=[])
     assert write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
-    agent._sent["test", 0].add(((ob.prompt,), "look around"))
+    agent._sent[g.name, "test", 0].add(((ob.prompt,), "look around"))
     assert write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
     assert write(["focus on frog egg"] * 8, m, elsewhere, world) == "look around"  # candidates collapsed to it
     assert write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
@@ -454,7 +476,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # untried=state: sent in the same observed state, whatever the previous action (the prompt differs)
     agent.untried = "state"
     agent.start(g, "test", 0, False)
-    agent._sent["test", 0].add(((step.observation, step.look, step.inventory), "focus on frog egg"))
+    agent._sent[g.name, "test", 0].add(((step.observation, step.look, step.inventory), "focus on frog egg"))
     other = Observation(g, "test", 0, False, step, prompt="... the door is already open ...", actions=[])
     assert write(["focus on frog egg", "look around"], m, other, world) == "look around"
     with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
@@ -483,7 +505,7 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
         "pick up cup containing recipe",
         ["pick up recipe", "pick up ceramic cup"],
     )
-    agent._left["test", 0] = ["pick up recipe", "pick up ceramic cup"]
+    agent._left[g.name, "test", 0] = ["pick up recipe", "pick up ceramic cup"]
 
     refused = Step(step.task, "No known action matches that input.", look, step.inventory, [], 0.1, False)
     after = Observation(
@@ -494,14 +516,16 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
     assert (
         d.action == "pick up recipe" and d.info["retried"] and d.candidates == ["pick up recipe", "pick up ceramic cup"]
     )
-    assert ((after.prompt,), "pick up recipe") in agent._sent["test", 0]  # remembered as sent, as a model's choice is
+    assert ((after.prompt,), "pick up recipe") in agent._sent[
+        g.name, "test", 0
+    ]  # remembered as sent, as a model's choice is
     (d,) = agent.act([after])  # refused again: the next one
     assert d.action == "pick up ceramic cup"
     assert agent._retry(after) is None  # none left: the model decides
-    agent._left["test", 0] = ["pick up ceramic cup"]
+    agent._left[g.name, "test", 0] = ["pick up ceramic cup"]
     took = Observation(g, "test", 0, False, step, prompt="... You move the recipe ...", actions=["pick up recipe"])
-    assert agent._retry(took) is None and ("test", 0) not in agent._left  # a taken command ends the retries
-    agent.retry_refused, agent._left["test", 0] = False, ["pick up ceramic cup"]
+    assert agent._retry(took) is None and (g.name, "test", 0) not in agent._left  # a taken command ends the retries
+    agent.retry_refused, agent._left[g.name, "test", 0] = False, ["pick up ceramic cup"]
     assert agent._retry(after) is None  # off (the default): the model is asked
     assert world.refusals and world_of(get_game("twc")).refusals == ()  # TWX's agents choose from its list
 

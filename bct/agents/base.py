@@ -22,6 +22,17 @@ class Observation:
     prompt: str  # the paper's Markov prompt for this step (bct.data.prompt)
     actions: list[str]  # actions taken so far in this episode
 
+    @property
+    def episode(self) -> tuple[str, str, int]:
+        """Which episode this is of, as `Agent.start` heard of it (`episode_key`)."""
+        return episode_key(self.game, self.fold, self.seed)
+
+
+def episode_key(game: Game, fold: str, seed: int) -> tuple[str, str, int]:
+    """An episode's name for an agent's per-episode state: variations are numbered per game, and one batch can
+    hold episodes of several games (an evaluation of a checkpoint trained on many)."""
+    return game.name, fold, seed
+
 
 @dataclass
 class Decision:

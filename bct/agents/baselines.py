@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bct.agents.base import Agent, Decision, Observation
+from bct.agents.base import Agent, Decision, Observation, episode_key
 from bct.worlds.base import Game
 from bct.worlds.gold import play_gold
 from bct.worlds.play import ModularEnv
@@ -20,18 +20,18 @@ class OracleAgent(Agent):
     def __init__(self, game: Game | None, modules: bool | None = None) -> None:
         super().__init__(game, modules)
         self._envs: dict[tuple[str, bool], ModularEnv] = {}
-        self._plans: dict[int, list[str]] = {}
+        self._plans: dict[tuple, list[str]] = {}  # per episode (episode_key)
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
         if key not in self._envs:
             self._envs[key] = open_game(game, modules, list_actions=False)
-        self._plans[seed] = play_gold(self._envs[key], seed, fold, modules).actions
+        self._plans[episode_key(game, fold, seed)] = play_gold(self._envs[key], seed, fold, modules).actions
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         out = []
         for ob in batch:
-            plan = self._plans[ob.seed]
+            plan = self._plans[ob.episode]
             t = len(ob.actions)
             out.append(Decision(plan[t] if t < len(plan) else "look around"))
         return out
@@ -49,10 +49,10 @@ class RandomAgent(Agent):
     def __init__(self, game: Game | None, modules: bool | None = None, seed: int = 0) -> None:
         super().__init__(game, modules, seed=seed)
         self.seed = seed
-        self._rngs: dict[int, random.Random] = {}
+        self._rngs: dict[tuple, random.Random] = {}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        self._rngs[seed] = random.Random(f"{self.seed}-{game.name}-{fold}-{seed}")
+        self._rngs[episode_key(game, fold, seed)] = random.Random(f"{self.seed}-{game.name}-{fold}-{seed}")
 
     def act(self, batch: list[Observation]) -> list[Decision]:
-        return [Decision(self._rngs[ob.seed].choice(ob.step.valid_actions)) for ob in batch]
+        return [Decision(self._rngs[ob.episode].choice(ob.step.valid_actions)) for ob in batch]

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bct.agents import llm_prompts as P
-from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid, writes_actions
+from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid, episode_key, writes_actions
 from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
 from bct.core.errors import UserError, unknown
 from bct.core.files import write_atomic
@@ -128,14 +128,14 @@ class LLMAgent(Agent):
         return self._examples[key]
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        self._episodes[seed] = {
+        self._episodes[episode_key(game, fold, seed)] = {
             **{"game": game, "modules": modules, "turns": [], "system": None, "last_score": 0.0},
             # the agent's own working memory, written from what it observes and does, as the env's is
             "memory": make_module(game.memory_module) if game.memory else None,
         }
 
     def _messages(self, ob: Observation) -> list[dict]:
-        ep = self._episodes[ob.seed]
+        ep = self._episodes[ob.episode]
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
             ep["system"] = P.system_prompt(
@@ -261,7 +261,7 @@ class LLMAgent(Agent):
             action, ok = self.read(reply["text"], ob.step.valid_actions)
             if not ok:
                 self.counts["invalid_replies"] += 1
-            self._episodes[ob.seed]["turns"].append({"role": "assistant", "content": reply["text"]})
+            self._episodes[ob.episode]["turns"].append({"role": "assistant", "content": reply["text"]})
             decisions.append(Decision(action, [action], {"reply": reply["text"], "valid_reply": ok}))
         return decisions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from bct.agents.base import Agent, Decision, Observation
+from bct.agents.base import Agent, Decision, Observation, episode_key
 from bct.core.errors import UserError
 from bct.worlds.base import Game
 from bct.worlds.play import Step
@@ -27,16 +27,16 @@ class PlannerAgent(Agent):
             )
         if game.module and not self.modules:
             raise UserError(f"agent=planner plays {game.name} with its module ({game.module}); drop modules=false")
-        self._episodes: dict[int, tuple[object, Generator[str, Step, None]]] = {}
+        self._episodes: dict[tuple, tuple[object, Generator[str, Step, None]]] = {}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         shadow = self.rules.Shadow(game, modules)
-        self._episodes[seed] = (shadow, self.rules.play(shadow))
+        self._episodes[episode_key(game, fold, seed)] = (shadow, self.rules.play(shadow))
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         out = []
         for ob in batch:
-            shadow, plan = self._episodes[ob.seed]
+            shadow, plan = self._episodes[ob.episode]
             shadow.feed(ob.step)
             action = next(plan, None)
             if action is None:  # no rule applies: a harmless action, until the step limit

@@ -18,7 +18,7 @@ from bct.core.errors import UserError
 from bct.core.threads import available_cores
 from bct.data.prompt import prompt_at
 from bct.worlds.base import Game
-from bct.worlds.play import ModularEnv, Step
+from bct.worlds.play import ModularEnv, Step, modules_of
 from bct.worlds.registry import open_game, world_of
 
 log = logging.getLogger(__name__)
@@ -136,6 +136,17 @@ def start_envs(game: Game, modules: bool, n: int, list_actions: bool = True) -> 
         return list(pool.map(lambda _: open_game(game, modules, list_actions=list_actions), range(n)))
 
 
+@dataclass
+class Job:
+    """One episode to play: a variation of a game, its limits, and who hears of its end."""
+
+    game: Game
+    seed: int
+    step_limit: int = 50
+    repeat_limit: int | None = 4
+    on_done: Callable[[EpisodeResult], None] | None = None
+
+
 def rollout(
     agent: Agent,
     game: Game,
@@ -149,78 +160,130 @@ def rollout(
     envs: list[ModularEnv] | None = None,
     env_timeout: float = 120.0,
 ) -> list[EpisodeResult]:
-    """Play every seed; `on_done` is called with each finished episode as soon as it ends.
+    """Play every seed of `game`; `on_done` is called with each finished episode as soon as it ends (`play`)."""
+    jobs = [Job(game, seed, step_limit, repeat_limit, on_done) for seed in seeds]
+    return play(agent, jobs, fold, modules, batch_size, envs, env_timeout)
+
+
+def fits(env: ModularEnv, game: Game, modules: bool) -> bool:
+    """Whether `env` can play `game` next: its own, or another its world's environment loads in the same process
+    (`switch`: ScienceWorld loads any task by name) with the same modules in front."""
+    if env.game == game:
+        return True
+    switch = getattr(env.env, "switch", None)
+    if switch is None or [m.name for m in env.modules] != modules_of(game, modules) or not switch(game):
+        return False
+    env.game = game
+    return True
+
+
+def play(
+    agent: Agent,
+    jobs: Iterable[Job],
+    fold: str,
+    modules: bool,
+    batch_size: int = 32,
+    envs: list[ModularEnv] | None = None,
+    env_timeout: float = 120.0,
+    own: bool | None = None,
+) -> list[EpisodeResult]:
+    """Play every job, of one game or of several (an evaluation of a checkpoint trained on many: the batch stays
+    full to the last episode of the last game, and the games' JVMs are started once); each job's `on_done` is
+    called with its episode as soon as it ends.
 
     Episodes are isolated: one whose JVM dies or does not answer within `env_timeout` seconds gets a
     fresh JVM and is played again once; one the agent cannot go on with (a refused request) ends as
     `failed` with its reason; the others go on either way.
+
+    `envs`: environments to play in (started here where None); `own`: whether this call may close them, and
+    replace one with a JVM of another game (by default where it started them).
     """
-    queue = deque(seeds)
+    queue = deque(jobs)
     if not queue:
         return []
-    own = envs is None
-    if own:
-        envs = start_envs(game, modules, env_slots(agent, batch_size, len(queue)), agent.reads_valid_actions)
+    own = envs is None if own is None else own
+    if envs is None:
+        first = queue[0].game
+        envs = start_envs(first, modules, env_slots(agent, batch_size, len(queue)), agent.reads_valid_actions)
     free, active, results, retried = list(envs), [], [], set()
 
-    def finish(result: EpisodeResult) -> None:
+    def finish(job: Job, result: EpisodeResult) -> None:
         results.append(result)
-        if on_done:
-            on_done(result)
+        if job.on_done:
+            job.on_done(result)
 
-    def fail(ep: Episode, reason: str, retry: bool, broken_env: bool) -> None:
+    def replace_env(old: ModularEnv, game: Game) -> ModularEnv:
+        """A fresh JVM for `game` in `old`'s slot."""
+        envs[envs.index(old)] = fresh = open_game(game, modules, list_actions=agent.reads_valid_actions)
+        return fresh
+
+    def take_env(game: Game) -> ModularEnv:
+        """A free environment for `game`: one playing it, else one that can switch to it, else a new one in place
+        of a free one (of a game no longer needed)."""
+        env = next((e for e in free if e.game == game), None) or next((e for e in free if fits(e, game, modules)), None)
+        if env is None:
+            env = free[0]
+            if not own:
+                raise ValueError(f"the environments given play {env.game.name}, not {game.name}")
+            env.close()
+            env = replace_env(env, game)
+            free[0] = env
+        free.remove(env)
+        return env
+
+    def fail(ep: Episode, job: Job, reason: str, retry: bool, broken_env: bool) -> None:
         active.remove(ep)
         if broken_env:  # a fresh JVM in its place
-            envs[envs.index(ep.env)] = fresh = open_game(game, modules, list_actions=agent.reads_valid_actions)
+            fresh = replace_env(ep.env, ep.game)
             ep.env.kill()
             ep.env = fresh
         free.append(ep.env)
-        if retry and ep.seed not in retried:
-            retried.add(ep.seed)
-            log.warning("seed %d: %s; playing it again", ep.seed, reason)
-            queue.appendleft(ep.seed)
+        if retry and (ep.game.name, ep.seed) not in retried:
+            retried.add((ep.game.name, ep.seed))
+            log.warning("%s seed %d: %s; playing it again", ep.game.name, ep.seed, reason)
+            queue.appendleft(job)
         else:
-            log.warning("seed %d failed: %s", ep.seed, reason)
-            finish(replace(ep.result(), stop="failed", error=reason, success=False, score=0.0))
+            log.warning("%s seed %d failed: %s", ep.game.name, ep.seed, reason)
+            finish(job, replace(ep.result(), stop="failed", error=reason, success=False, score=0.0))
 
+    playing: dict[int, Job] = {}  # id(episode) -> its job
     try:
         with ThreadPoolExecutor(len(envs)) as pool:
             while queue or active:
                 while queue and free:
-                    seed = queue.popleft()
-                    agent.start(game, fold, seed, modules)
-                    ep = Episode(free.pop(), game, fold, seed, modules)
+                    job = queue.popleft()
+                    agent.start(job.game, fold, job.seed, modules)
+                    ep = Episode(take_env(job.game), job.game, fold, job.seed, modules)
                     active.append(ep)
+                    playing[id(ep)] = job
                     try:
                         ep.begin()
                     except UserError:
                         raise  # a game its world refuses to make: not this episode's fault
                     except Exception as e:  # the JVM failed at reset: a fresh one, and this seed again once
-                        fail(ep, f"{world_of(game).name} failed at reset: {type(e).__name__}", True, True)
+                        fail(ep, job, f"{world_of(job.game).name} failed at reset: {type(e).__name__}", True, True)
                 obs = [ep.observation() for ep in active]
                 decisions = agent.act(obs)
                 stepping = []
                 for ep, ob, d in list(zip(active, obs, decisions)):
+                    job = playing[id(ep)]
                     if d.error:
-                        fail(ep, d.error, retry=False, broken_env=False)
+                        fail(ep, job, d.error, retry=False, broken_env=False)
                     else:
-                        stepping.append((ep, pool.submit(ep.apply, ob, d, step_limit, repeat_limit)))
+                        stepping.append((ep, pool.submit(ep.apply, ob, d, job.step_limit, job.repeat_limit)))
                 for ep, future in stepping:
+                    name = world_of(ep.game).name
                     try:
                         future.result(timeout=env_timeout)
                     except TimeoutError:
-                        fail(ep, f"{world_of(game).name} did not answer within {env_timeout:.0f} s", True, True)
+                        fail(ep, playing[id(ep)], f"{name} did not answer within {env_timeout:.0f} s", True, True)
                     except Exception as e:  # the JVM died (Py4J) or the game broke: this episode only
-                        fail(
-                            ep,
-                            f"{world_of(game).name} failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
-                            True,
-                            True,
-                        )
+                        why = f"{name} failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+                        fail(ep, playing[id(ep)], why, True, True)
                 for ep in [ep for ep in active if ep.stop]:
                     active.remove(ep)
                     free.append(ep.env)
-                    finish(ep.result())
+                    finish(playing.pop(id(ep)), ep.result())
     finally:
         if own:
             for env in envs:

@@ -6,7 +6,7 @@ import logging
 
 import torch
 
-from bct.agents.base import Agent, Decision, Observation, closest_valid, writes_actions
+from bct.agents.base import Agent, Decision, Observation, closest_valid, episode_key, writes_actions
 from bct.core.errors import UserError, unknown
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
@@ -149,8 +149,8 @@ class T5Agent(Agent):
         return self._run_name
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        self._sent[fold, seed] = set()
-        self._left.pop((fold, seed), None)
+        self._sent[episode_key(game, fold, seed)] = set()
+        self._left.pop(episode_key(game, fold, seed), None)
 
     def played_with(self) -> dict:
         return {"device": self.device, "dtype": dtype_name(self.dtype)}
@@ -206,11 +206,11 @@ class T5Agent(Agent):
         candidate). None where the model decides."""
         if not self.retry_refused:
             return None
-        left, refusals = self._left.pop((ob.fold, ob.seed), []), world_of(ob.game).refusals
+        left, refusals = self._left.pop(ob.episode, []), world_of(ob.game).refusals
         if not (left and refusals and ob.step.observation.startswith(refusals)):
             return None
         action, rest = left[0], left[1:]
-        self._left[ob.fold, ob.seed] = rest
+        self._left[ob.episode] = rest
         self._remember(ob, action)
         return Decision(action, [action, *rest], {"fallback": False, "retried": True})
 
@@ -246,7 +246,7 @@ class T5Agent(Agent):
                 action, queue = self._write(cands, m, ob, world)
                 fallback = False
                 if self.retry_refused:
-                    self._left[ob.fold, ob.seed] = queue
+                    self._left[ob.episode] = queue
                 self._remember(ob, action)
             elif fallback:
                 recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
@@ -274,7 +274,7 @@ class T5Agent(Agent):
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c in written if c.strip() and world.knows(c, text)] or written[:1]  # "": no command
         if self.untried:
-            sent = self._sent.get((ob.fold, ob.seed), set())
+            sent = self._sent.get(ob.episode, set())
             where = self._where(ob)
 
             # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
@@ -298,7 +298,7 @@ class T5Agent(Agent):
     def _remember(self, ob: Observation, action: str) -> None:
         """With `untried`, a command sent at this step is remembered where it was sent."""
         if self.untried:
-            self._sent.setdefault((ob.fold, ob.seed), set()).add((self._where(ob), action))
+            self._sent.setdefault(ob.episode, set()).add((self._where(ob), action))
 
     def _where(self, ob: Observation) -> tuple:
         """Where a command is remembered as sent: at this prompt, or in this observed state (`untried=state`)."""

@@ -39,6 +39,19 @@ def check_against_run(checkpoint, trained: dict, games: list[Game], game, module
     return trained_on
 
 
+_LOADED: dict[tuple, tuple] = {}  # the latest checkpoint read: (folder, weights' fingerprint) -> what it holds
+
+
+def loaded(checkpoint, fingerprint: str | None) -> tuple:
+    """A checkpoint's (model, tokenizer, run), read once while its weights stay the same: an evaluation of a checkpoint
+    trained on many games builds an agent for each, sharing one model."""
+    key = (str(Path(checkpoint).resolve()), fingerprint)
+    if key not in _LOADED:
+        _LOADED.clear()  # one model held at a time
+        _LOADED[key] = load_checkpoint(checkpoint)
+    return _LOADED[key]
+
+
 def run_name(
     checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in
 ) -> str:
@@ -73,7 +86,8 @@ def load_agent(
     if not checkpoint:
         raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
     untried = untried_setting(untried)
-    model, tokenizer, run = load_checkpoint(checkpoint)
+    fingerprint = weights_fingerprint(checkpoint) if Path(checkpoint).is_dir() else None
+    model, tokenizer, run = loaded(checkpoint, fingerprint)
     trained = run["settings"]
     with_modules = trained["modules"]
     games = trained_games(trained)
@@ -103,7 +117,7 @@ def load_agent(
         config["dtype"] = dtype
     record = {
         "checkpoint": str(Path(checkpoint).resolve()),
-        "fingerprint": weights_fingerprint(checkpoint),  # the weights loaded, whatever the record says
+        "fingerprint": fingerprint,  # the weights loaded, whatever the record says
         **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
         **untried_record(untried),
         **({"retry_refused": True} if retry_refused else {}),

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
 from bct.agents import Agent, make_agent
-from bct.agents.rollout import EpisodeResult, env_slots, rollout, start_envs
+from bct.agents.rollout import EpisodeResult, Job, env_slots, play, start_envs
 from bct.config.runs import FolderLock, claim_results_dir, digest, read_run
 from bct.config.settings import EvaluateSettings, GameSettings
 from bct.core.files import write_json, write_jsonl
 from bct.core.threads import set_threads
 from bct.worlds.base import Game
 from bct.worlds.gold import gold_modules
-from bct.worlds.registry import fold_seeds, trained_games
+from bct.worlds.registry import fold_seeds, trained_games, world_of
 
 log = logging.getLogger(__name__)
 
@@ -142,17 +144,37 @@ def checkpoint_games(cfg: EvaluateSettings) -> list[Game]:
 
 
 def evaluate_all(cfg: EvaluateSettings) -> list[Path]:
-    """`evaluate` on each game: the one named, or each game of a checkpoint trained on several (one
-    results folder each, in the order it trained on them)."""
+    """`evaluate` on each game: the one named, or each game of a checkpoint trained on several (one results
+    folder each, in the order it trained on them), played together: one pool of episodes across the games of
+    a world, so that the batch stays full to the end and the games' JVMs start once (`play_together`)."""
     games = checkpoint_games(cfg)
-    if len(games) <= 1:
-        return [evaluate(cfg)]
-    outs = []
-    for g in games:
-        log.info("%s: playing %s (%d of %d)", cfg.checkpoint, g.name, len(outs) + 1, len(games))
-        one = cfg.model_copy(update={"game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))})
-        outs.append(evaluate(one))
-    return outs
+    return evaluate_games(cfg, games) if len(games) > 1 else [evaluate(cfg)]
+
+
+def evaluate_games(cfg: EvaluateSettings, games: list[Game]) -> list[Path]:
+    """`cfg`'s evaluation of each of `games` (one results folder each), their episodes in one pool per world."""
+    one = [
+        cfg.model_copy(update={"game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))}) for g in games
+    ]
+    if cfg.played() is None:
+        for c in one:  # every fold's size is checked before a model loads
+            fold_seeds(c.played(), c.fold, c.num_variations)
+    set_threads(cfg.threads)
+    with ExitStack() as stack:
+        plans = []
+        for c in one:
+            agent = make_agent(c.agent, c.played(), c.modules, c.checkpoint, c.memory)  # one model, shared
+            stack.callback(agent.close)
+            settings = evaluation_settings(c, agent)
+            out = results_folder(c, agent, settings)
+            stack.enter_context(FolderLock(out, "an evaluation"))
+            plans.append(Recorder(out, c, agent, settings))
+        by_world: dict[str, list[Recorder]] = {}
+        for r in plans:
+            by_world.setdefault(world_of(r.agent.game).name, []).append(r)
+        for group in by_world.values():
+            play_together(cfg, group)
+    return [r.out for r in plans]
 
 
 def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
@@ -166,77 +188,97 @@ def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
     set_threads(cfg.threads)
     agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
     try:
-        wanted = fold_seeds(agent.game, cfg.fold, cfg.num_variations)  # the checkpoint's game where none is named
         settings = evaluation_settings(cfg, agent)
         out = results_folder(cfg, agent, settings)
         with FolderLock(out, "an evaluation"):
-            return _evaluate_into(out, cfg, agent, settings, wanted, envs)
+            play_together(cfg, [Recorder(out, cfg, agent, settings)], envs)
+            return out
     finally:
         agent.close()
 
 
-def _evaluate_into(
-    out: Path, cfg: EvaluateSettings, agent: Agent, settings: dict, wanted: list[int], shared: list | None
-) -> Path:
-    results_file, histories_file = out / "results.json", out / "histories.jsonl"
-    claim_results_dir(out, results_file, settings)
-    out.mkdir(parents=True, exist_ok=True)
-    episodes = [e for e in read_histories(histories_file) if e["seed"] in wanted]
-    done = {e["seed"] for e in episodes}
-    todo = [s for s in wanted if s not in done]
-    if done:
-        log.info("%s: %d variations already played, %d to go", out, len(done), len(todo))
+class Recorder:
+    """One evaluation's results folder: the variations it wants, those already played (an interrupted run
+    resumes), and each finished episode written as it ends (a line of histories.jsonl, results.json again)."""
 
-    game, modules, failed = agent.game, agent.modules, []
-    needed = gold_modules(game, modules)
-    slots = env_slots(agent, cfg.batch_size, len(todo))
-    envs = shared or (start_envs(game, modules, slots, agent.reads_valid_actions) if todo else [])
+    def __init__(self, out: Path, cfg: EvaluateSettings, agent: Agent, settings: dict):
+        self.out, self.cfg, self.agent, self.settings = out, cfg, agent, settings
+        self.results_file, self.histories_file = out / "results.json", out / "histories.jsonl"
+        self.wanted = fold_seeds(agent.game, cfg.fold, cfg.num_variations)  # the checkpoint's game where none is named
+        claim_results_dir(out, self.results_file, settings)
+        out.mkdir(parents=True, exist_ok=True)
+        self.episodes = [e for e in read_histories(self.histories_file) if e["seed"] in self.wanted]
+        done = {e["seed"] for e in self.episodes}
+        self.todo = [s for s in self.wanted if s not in done]
+        if done:
+            log.info("%s: %d variations already played, %d to go", out, len(done), len(self.todo))
+        self.failed: list[dict] = []
+        self.needed = gold_modules(agent.game, agent.modules)
+        self.on_finished: Callable[[], None] = lambda: None
+
+    def jobs(self) -> list[Job]:
+        s = self.settings
+        return [Job(self.agent.game, seed, s["step_limit"], s["repeat_limit"], self.finished) for seed in self.todo]
+
+    def summary(self) -> dict:
+        a = self.agent
+        return summarize(
+            self.settings,
+            self.episodes,
+            len(self.wanted),
+            a.stats(),
+            a.trained,
+            self.failed,
+            self.needed,
+            a.played_with(),
+        )
+
+    def finished(self, result: EpisodeResult) -> None:
+        record = {**result.summary(), "history": result.history}
+        with self.histories_file.open("a") as f:  # one whole line per finished episode
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        (self.failed if result.stop == "failed" else self.episodes).append(record)
+        write_json(self.results_file, self.summary())
+        self.on_finished()
+
+    def close(self) -> None:
+        write_json(self.results_file, self.summary())
+        if self.failed:
+            log.warning(
+                "%d of %d variations failed (reasons in %s); run the same command again to retry them",
+                len(self.failed),
+                len(self.wanted),
+                self.results_file,
+            )
+
+
+def play_together(cfg: EvaluateSettings, recorders: list[Recorder], shared: list | None = None) -> None:
+    """Every variation the evaluations still want, in one pool of episodes played by the first one's agent (the
+    agents of one checkpoint's games differ only in the results folder they file under); `shared`: environments
+    to play in, left open."""
+    agent = recorders[0].agent
+    jobs = [j for r in recorders for j in r.jobs()]
+    slots = env_slots(agent, cfg.batch_size, len(jobs))
+    envs = shared or (start_envs(jobs[0].game, agent.modules, slots, agent.reads_valid_actions) if jobs else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
+    total = sum(len(r.wanted) for r in recorders)
     bar = tqdm(
-        total=len(wanted),
-        initial=len(wanted) - len(todo),
+        total=total,
+        initial=total - len(jobs),
         unit="episode",
         disable=not cfg.progress,
-        desc=f"{agent.run_name} {cfg.fold}",
+        desc=f"{agent.run_name if len(recorders) == 1 else f'{len(recorders)} games'} {cfg.fold}",
     )
+    for r in recorders:
 
-    def summary() -> dict:
-        return summarize(
-            settings, episodes, len(wanted), agent.stats(), agent.trained, failed, needed, agent.played_with()
-        )
+        def tick(r: Recorder = r) -> None:
+            bar.update()
+            bar.set_postfix(score=f"{sum(e['score'] for e in r.episodes) / max(1, len(r.episodes)):.3f}")
 
-    def finished(result: EpisodeResult) -> None:
-        record = {**result.summary(), "history": result.history}
-        with histories_file.open("a") as f:  # one whole line per finished episode
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-        (failed if result.stop == "failed" else episodes).append(record)
-        write_json(results_file, summary())
-        bar.update()
-        bar.set_postfix(score=f"{sum(e['score'] for e in episodes) / max(1, len(episodes)):.3f}")
-
+        r.on_finished = tick
     try:
-        rollout(
-            agent,
-            game,
-            cfg.fold,
-            todo,
-            modules,
-            cfg.batch_size,
-            settings["step_limit"],
-            settings["repeat_limit"],
-            finished,
-            envs=envs,
-        )
+        play(agent, jobs, cfg.fold, agent.modules, cfg.batch_size, envs=envs, own=shared is None)
     finally:
         bar.close()
-        for env in [] if shared else envs:
-            env.close()
-    write_json(results_file, summary())
-    if failed:
-        log.warning(
-            "%d of %d variations failed (reasons in %s); run the same command again to retry them",
-            len(failed),
-            len(wanted),
-            results_file,
-        )
-    return out
+    for r in recorders:
+        r.close()

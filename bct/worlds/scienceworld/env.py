@@ -36,6 +36,14 @@ class ScienceWorldEnv:
         self.sw = Env("", envStepLimit=step_limit)
         self.simplifications = simplifications(game)
 
+    def switch(self, game: Game) -> bool:
+        """Play `game` from the next reset in this same JVM (ScienceWorld loads any task by name): an evaluation
+        of many tasks starts its JVMs once. False for a game of another world."""
+        if game.world != self.game.world:
+            return False
+        self.game, self.simplifications = game, simplifications(game)
+        return True
+
     def reset(self, seed: int, fold: str = "train", gold: bool = True) -> GameState:
         check_fold(fold)
         if fold_of(self.game, seed) != fold:
