@@ -1,6 +1,8 @@
 """ScienceWorld as a second world: its 30 tasks in the registry, their folds, their gold paths replayed to
 score 1.0 through bct's environment interface, simplifications as parameters, an unknown task's one line."""
 
+from pathlib import Path
+
 import pytest
 
 from bct.core.errors import UserError
@@ -142,6 +144,11 @@ def test_a_scienceworld_step_says_what_the_game_says():
         assert 0.0 <= step.score < 1.0 and not step.done and "In your inventory" in step.inventory  # partial credit
         with pytest.raises(UserError, match="variation 0 is not in its dev fold"):
             env.reset(seed=0, fold="dev")
+        # its JVM runs with the capped heap beside bct's own option (no perf data): ten uncapped took 2-3 GB
+        # each and ran a 23 GB machine out of memory
+        environ = Path(f"/proc/{env.env.sw._gateway.java_process.pid}/environ").read_bytes().split(b"\0")
+        tool = next(o for o in environ if o.startswith(b"JAVA_TOOL_OPTIONS="))
+        assert b"-Xmx1g" in tool and b"-XX:-UsePerfData" in tool
 
 
 @pytest.mark.slow
