@@ -11,9 +11,9 @@
 #   GAMES (train variations per task, 20), EPOCHS (5), DECISIVE (copies of each focus example an epoch, 1:
 #   decisive_passes; 4 not yet separated from the agent's other changes on the 30 tasks, docs/scienceworld.md), BASELINE=1 also trains and evaluates the agent without
 #   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
-#   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (tasks evaluated at once, 1: one process plays all;
-#   on a machine of many cores and much memory, e.g. 10, one process a task: a task's 10 episodes run 10 JVMs of
-#   up to ~2 GB each, and JOBS=2 ran out of memory on a 23 GB machine); extra Hydra overrides go to bct.train.
+#   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (1: one process plays all 30 tasks in one pool of
+#   32 episodes, as many as memory holds at ~1.2 GB a JVM (1 GB heap cap, ~0.4 GB resident); on a machine of many
+#   cores, e.g. 10, one process a task, 10 at once); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh

@@ -257,7 +257,9 @@ def play_together(cfg: EvaluateSettings, recorders: list[Recorder], shared: list
     agents of one checkpoint's games differ only in the results folder they file under); `shared`: environments
     to play in, left open."""
     agent = recorders[0].agent
-    jobs = [j for r in recorders for j in r.jobs()]
+    # the games whose gold paths run longest first (their own step limit says which: ScienceWorld's genetics and
+    # inclined planes), so that the pool does not end waiting on them with its other slots empty
+    jobs = sorted((j for r in recorders for j in r.jobs()), key=lambda j: -j.game.step_limit)
     slots = env_slots(agent, cfg.batch_size, len(jobs))
     envs = shared or (start_envs(jobs[0].game, agent.modules, slots, agent.reads_valid_actions) if jobs else [])
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
