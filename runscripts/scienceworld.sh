@@ -53,11 +53,9 @@ for memory in true $([ "$BASELINE" = 1 ] && echo false); do
       "${play[@]}" threads=1 2>>"$RESULTS/logs/evaluate.log" | tee -a "$RESULTS/logs/evaluate.log"
   fi
 done
-for game in $TASKS; do
-  for agent in oracle random; do
-    $py -m bct.evaluate "agent=$agent" "+game=$game" modules=false fold=test "num_variations=$VARIATIONS" \
-      "results_dir=$RESULTS" progress=false | tail -n 1
-  done
+for agent in oracle random; do  # every task in one pool of episodes, a results folder each
+  $py -m bct.evaluate "agent=$agent" games=[scienceworld] modules=false fold=test "num_variations=$VARIATIONS" \
+    "results_dir=$RESULTS" progress=false | tail -n 30
 done
 $py -m bct.report "$RESULTS" --html "$RESULTS/report.html" | sed -n '/^| task/,$p'
 echo "[$(date +%T)] done in $(( ($(date +%s) - start) / 60 )) minutes; $RESULTS/scienceworld-table.md, $RESULTS/report.html"

@@ -130,7 +130,7 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
             ["num_gmes=3"],
             "num_gmes: python -m bct.generate has no such setting (did you mean num_games?)",
         ),
-        ("bct.evaluate", ["checkpoint=x", "games=[twc]"], "games: python -m bct.evaluate has no such setting; it has"),
+        ("bct.evaluate", ["checkpoint=x", "epochs=3"], "epochs: python -m bct.evaluate has no such setting; it has"),
         ("bct.train", ["+game=twc", "model=gpt-9"], "error: unknown model preset 'gpt-9'; valid choices: t5-base"),
         ("bct.train", ["epochs=2"], "error: choose a game: python -m bct.train +game=sorting epochs=8"),
         ("bct.evaluate", ["agent=random", "+game=twc", "batch_size=-3"], "batch_size=-3: must be at least 1"),

@@ -640,3 +640,15 @@ def test_episodes_of_several_games_play_in_one_pool_each_reported_to_its_own_gam
     assert len(results) == 6 and all(r.score == 1.0 and r.success for r in results)
     assert heard == {"twc": DEV[:3], "arithmetic": DEV[:3]}
     assert opened[:1] == ["twc"] and set(opened) == {"twc", "arithmetic"}
+
+
+def test_games_listed_are_played_in_one_pool_a_results_folder_each(eval_config):
+    """`bct.evaluate agent=oracle games=[twc,arithmetic]`: each game scores the oracle's 1.0 in its own folder,
+    as `+game=` would file it; naming both `+game` and `games` is one line."""
+    outs = ev.evaluate_all(eval_config("agent=oracle", "games=[twc,arithmetic]", "num_variations=3", "batch_size=2"))
+    results = [json.loads((out / "results.json").read_text()) for out in outs]
+    assert [r["game"] for r in results] == ["twc", "arithmetic"]
+    assert all(r["num_variations"] == 3 and r["avg_score"] == 1.0 and r["complete"] for r in results)
+    assert [out.parent.name for out in outs] == ["oracle-twc-modules", "oracle-arithmetic-modules"]
+    with pytest.raises(UserError, match=r"\+game and games are both set"):
+        ev.evaluate_all(eval_config("agent=oracle", "games=[twc]", "+game=twc"))

@@ -24,8 +24,9 @@ class OracleAgent(Agent):
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
-        if key not in self._envs:
-            self._envs[key] = open_game(game, modules, list_actions=False)
+        if key not in self._envs:  # one of another game that can switch to this one (ScienceWorld's), else a new one
+            other = next((k for k, e in self._envs.items() if k[1] == modules and e.switch(game, modules)), None)
+            self._envs[key] = self._envs.pop(other) if other else open_game(game, modules, list_actions=False)
         self._plans[episode_key(game, fold, seed)] = play_gold(self._envs[key], seed, fold, modules).actions
 
     def act(self, batch: list[Observation]) -> list[Decision]:

@@ -18,7 +18,7 @@ from bct.core.errors import UserError
 from bct.core.threads import available_cores
 from bct.data.prompt import prompt_at
 from bct.worlds.base import Game
-from bct.worlds.play import ModularEnv, Step, modules_of
+from bct.worlds.play import ModularEnv, Step
 from bct.worlds.registry import open_game, world_of
 
 log = logging.getLogger(__name__)
@@ -165,16 +165,36 @@ def rollout(
     return play(agent, jobs, fold, modules, batch_size, envs, env_timeout)
 
 
-def fits(env: ModularEnv, game: Game, modules: bool) -> bool:
-    """Whether `env` can play `game` next: its own, or another its world's environment loads in the same process
-    (`switch`: ScienceWorld loads any task by name) with the same modules in front."""
-    if env.game == game:
-        return True
-    switch = getattr(env.env, "switch", None)
-    if switch is None or [m.name for m in env.modules] != modules_of(game, modules) or not switch(game):
-        return False
-    env.game = game
-    return True
+class Slots:
+    """The environments a `play` call plays in (`envs`; `free`: those no episode holds): a free one for a game is
+    one playing it, else one that can switch to it (ScienceWorld's), else, where the call owns them (`own`: it
+    may close them), a new one in place of a free one of a game no longer needed."""
+
+    def __init__(self, envs: list[ModularEnv], own: bool, modules: bool, agent: Agent):
+        self.envs, self.free, self.own, self.modules, self.agent = envs, list(envs), own, modules, agent
+
+    def renew(self, old: ModularEnv, game: Game) -> ModularEnv:
+        """A fresh JVM for `game` in `old`'s slot (`old` is left to the caller: closed, or killed if it hangs)."""
+        fresh = open_game(game, self.modules, list_actions=self.agent.reads_valid_actions)
+        self.envs[self.envs.index(old)] = fresh
+        return fresh
+
+    def take(self, game: Game) -> ModularEnv:
+        env = next((e for e in self.free if e.game == game), None)
+        env = env or next((e for e in self.free if e.switch(game, self.modules)), None)
+        if env is None:
+            env = self.free[0]
+            if not self.own:
+                raise ValueError(f"the environments given play {env.game.name}, not {game.name}")
+            env.close()
+            env = self.free[0] = self.renew(env, game)
+        self.free.remove(env)
+        return env
+
+    def close(self) -> None:
+        if self.own:
+            for env in self.envs:
+                env.close()
 
 
 def play(
@@ -201,40 +221,23 @@ def play(
     queue = deque(jobs)
     if not queue:
         return []
-    own = envs is None if own is None else own
     if envs is None:
-        first = queue[0].game
-        envs = start_envs(first, modules, env_slots(agent, batch_size, len(queue)), agent.reads_valid_actions)
-    free, active, results, retried = list(envs), [], [], set()
+        slots = env_slots(agent, batch_size, len(queue))
+        places = Slots(start_envs(queue[0].game, modules, slots, agent.reads_valid_actions), True, modules, agent)
+    else:
+        places = Slots(envs, bool(own), modules, agent)
+    envs, free = places.envs, places.free
+    active, results, retried = [], [], set()
 
     def finish(job: Job, result: EpisodeResult) -> None:
         results.append(result)
         if job.on_done:
             job.on_done(result)
 
-    def replace_env(old: ModularEnv, game: Game) -> ModularEnv:
-        """A fresh JVM for `game` in `old`'s slot."""
-        envs[envs.index(old)] = fresh = open_game(game, modules, list_actions=agent.reads_valid_actions)
-        return fresh
-
-    def take_env(game: Game) -> ModularEnv:
-        """A free environment for `game`: one playing it, else one that can switch to it, else a new one in place
-        of a free one (of a game no longer needed)."""
-        env = next((e for e in free if e.game == game), None) or next((e for e in free if fits(e, game, modules)), None)
-        if env is None:
-            env = free[0]
-            if not own:
-                raise ValueError(f"the environments given play {env.game.name}, not {game.name}")
-            env.close()
-            env = replace_env(env, game)
-            free[0] = env
-        free.remove(env)
-        return env
-
     def fail(ep: Episode, job: Job, reason: str, retry: bool, broken_env: bool) -> None:
         active.remove(ep)
         if broken_env:  # a fresh JVM in its place
-            fresh = replace_env(ep.env, ep.game)
+            fresh = places.renew(ep.env, ep.game)
             ep.env.kill()
             ep.env = fresh
         free.append(ep.env)
@@ -253,7 +256,7 @@ def play(
                 while queue and free:
                     job = queue.popleft()
                     agent.start(job.game, fold, job.seed, modules)
-                    ep = Episode(take_env(job.game), job.game, fold, job.seed, modules)
+                    ep = Episode(places.take(job.game), job.game, fold, job.seed, modules)
                     active.append(ep)
                     playing[id(ep)] = job
                     try:
@@ -285,7 +288,5 @@ def play(
                     free.append(ep.env)
                     finish(playing.pop(id(ep)), ep.result())
     finally:
-        if own:
-            for env in envs:
-                env.close()
+        places.close()
     return results

@@ -206,6 +206,7 @@ class EvaluateSettings(Command, PlaySettings):
 
     agent: dict[str, Any]  # conf/agent/<name>.yaml: built whole by hydra.utils.instantiate (bct.agents.make_agent)
     game: Optional[GameSettings] = None  # +game=NAME
+    games: Any = None  # several games (a list, or a group: scienceworld) played in one pool, a results folder each
     checkpoint: Optional[str]
     fold: Literal["train", "dev", "test"]
     modules: Optional[Modules]  # null: the checkpoint's (t5), else true

@@ -14,11 +14,12 @@ from bct.agents import Agent, make_agent
 from bct.agents.rollout import EpisodeResult, Job, env_slots, play, start_envs
 from bct.config.runs import FolderLock, claim_results_dir, digest, read_run
 from bct.config.settings import EvaluateSettings, GameSettings
+from bct.core.errors import UserError
 from bct.core.files import write_json, write_jsonl
 from bct.core.threads import set_threads
 from bct.worlds.base import Game
 from bct.worlds.gold import gold_modules
-from bct.worlds.registry import fold_seeds, trained_games, world_of
+from bct.worlds.registry import expand_games, fold_seeds, get_game, trained_games, world_of
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,12 @@ def results_folder(cfg: EvaluateSettings, agent: Agent, settings: dict) -> Path:
 
 
 def checkpoint_games(cfg: EvaluateSettings) -> list[Game]:
-    """The games an evaluation plays: the one named (`+game=`), else every game the checkpoint trained on."""
+    """The games an evaluation plays: the one named (`+game=`), those listed (`games=`), else every game the
+    checkpoint trained on."""
+    if cfg.games:
+        if cfg.game is not None:
+            raise UserError("+game and games are both set; name one game (+game=NAME) or several (games=[a,b])")
+        return [get_game(name) for name in expand_games(cfg.games)]
     if cfg.game is not None or not cfg.checkpoint:
         return [cfg.played()] if cfg.game is not None else []
     run = read_run(Path(cfg.checkpoint))
@@ -148,17 +154,17 @@ def evaluate_all(cfg: EvaluateSettings) -> list[Path]:
     folder each, in the order it trained on them), played together: one pool of episodes across the games of
     a world, so that the batch stays full to the end and the games' JVMs start once (`play_together`)."""
     games = checkpoint_games(cfg)
-    return evaluate_games(cfg, games) if len(games) > 1 else [evaluate(cfg)]
+    return evaluate_games(cfg, games) if len(games) > 1 or cfg.games else [evaluate(cfg)]
 
 
 def evaluate_games(cfg: EvaluateSettings, games: list[Game]) -> list[Path]:
     """`cfg`'s evaluation of each of `games` (one results folder each), their episodes in one pool per world."""
     one = [
-        cfg.model_copy(update={"game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))}) for g in games
+        cfg.model_copy(update={"games": None, "game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))})
+        for g in games
     ]
-    if cfg.played() is None:
-        for c in one:  # every fold's size is checked before a model loads
-            fold_seeds(c.played(), c.fold, c.num_variations)
+    for c in one:  # every fold's size is checked before a model loads
+        fold_seeds(c.played(), c.fold, c.num_variations)
     set_threads(cfg.threads)
     with ExitStack() as stack:
         plans = []

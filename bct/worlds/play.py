@@ -93,6 +93,18 @@ class ModularEnv:
     def module(self, name: str) -> Module:
         return self.stack.module(name)
 
+    def switch(self, game: Game, modules: bool | str) -> bool:
+        """Whether this environment plays `game` from its next reset: its own game, or another its world's
+        environment loads in the same process (`switch`: ScienceWorld loads any task by name) with the same
+        modules in front (they start afresh at each reset)."""
+        if game == self.game:
+            return True
+        switch = getattr(self.env, "switch", None)
+        if switch is None or [m.name for m in self.modules] != modules_of(game, modules) or not switch(game):
+            return False
+        self.game = game
+        return True
+
     def reset(self, seed: int, fold: str = "train", gold: bool = True) -> Step:
         state = self.env.reset(seed, fold, gold)
         self.seed = seed  # the variation playing (a gold path that draws its own choices draws them by it)
