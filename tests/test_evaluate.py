@@ -652,3 +652,33 @@ def test_games_listed_are_played_in_one_pool_a_results_folder_each(eval_config):
     assert [out.parent.name for out in outs] == ["oracle-twc-modules", "oracle-arithmetic-modules"]
     with pytest.raises(UserError, match=r"\+game and games are both set"):
         ev.evaluate_all(eval_config("agent=oracle", "games=[twc]", "+game=twc"))
+
+
+def test_a_pool_of_games_asks_each_game_s_own_agent_for_its_episodes(eval_config):
+    """Games played together: every episode is started and decided by its own game's agent, so each game's
+    results count that agent's calls alone; one call to each agent a step."""
+    from bct.agents.base import ByGame, Observation
+
+    class Counting(RandomAgent):
+        def __init__(self, game):
+            super().__init__(game, True)
+            self.started, self.calls = [], []
+
+        def start(self, game, fold, seed, modules):
+            self.started.append((game.name, seed))
+            super().start(game, fold, seed, modules)
+
+        def act(self, batch):
+            self.calls.append(sorted(ob.game.name for ob in batch))
+            return super().act(batch)
+
+    twc, arithmetic = get_game("twc"), get_game("arithmetic")
+    agents = {g.name: Counting(g) for g in (twc, arithmetic)}
+    both = ByGame(agents)
+    for g in (twc, arithmetic, twc):
+        both.start(g, "dev", 10000, True)
+    step = type("S", (), {"valid_actions": ["look around"]})()
+    batch = [Observation(g, "dev", 10000, True, step, "", []) for g in (twc, arithmetic, twc)]
+    assert [d.action for d in both.act(batch)] == ["look around"] * 3
+    assert agents["twc"].started == [("twc", 10000)] * 2 and agents["arithmetic"].started == [("arithmetic", 10000)]
+    assert agents["twc"].calls == [["twc", "twc"]] and agents["arithmetic"].calls == [["arithmetic"]]

@@ -98,6 +98,30 @@ class Agent:
         return {}
 
 
+class ByGame(Agent):
+    """The agents of several games as one, for a pool of their episodes (bct.jobs.evaluation.play_together): each
+    episode started and decided by its own game's agent (its state, its counters in its game's results), one
+    call to each agent a step for its episodes. The agents are alike (one config; a checkpoint's share a model)."""
+
+    def __init__(self, agents: dict[str, Agent]):
+        first = next(iter(agents.values()))
+        self.agents, self.game, self.modules, self.config = agents, first.game, first.modules, first.config
+        self.batched, self.reads_valid_actions = first.batched, first.reads_valid_actions
+
+    def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
+        self.agents[game.name].start(game, fold, seed, modules)
+
+    def act(self, batch: list[Observation]) -> list[Decision]:
+        out: list[Decision | None] = [None] * len(batch)
+        games: dict[str, list[int]] = {}
+        for i, ob in enumerate(batch):
+            games.setdefault(ob.game.name, []).append(i)
+        for name, where in games.items():
+            for i, d in zip(where, self.agents[name].act([batch[i] for i in where])):
+                out[i] = d
+        return out
+
+
 def writes_actions(game: Game | None, writes: bool) -> bool:
     """Whether an agent that writes its actions (`writes`) plays `game` without reading a valid-action list: in a
     world whose parser takes commands beyond its list (ScienceWorld), the written command goes as it is."""

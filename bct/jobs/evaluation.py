@@ -11,6 +11,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from bct.agents import Agent, make_agent
+from bct.agents.base import ByGame
 from bct.agents.rollout import EpisodeResult, Job, env_slots, play, start_envs
 from bct.config.runs import FolderLock, claim_results_dir, digest, read_run
 from bct.config.settings import EvaluateSettings, GameSettings
@@ -259,10 +260,9 @@ class Recorder:
 
 
 def play_together(cfg: EvaluateSettings, recorders: list[Recorder], shared: list | None = None) -> None:
-    """Every variation the evaluations still want, in one pool of episodes played by the first one's agent (the
-    agents of one checkpoint's games differ only in the results folder they file under); `shared`: environments
-    to play in, left open."""
-    agent = recorders[0].agent
+    """Every variation the evaluations still want, in one pool of episodes, each decided by its own evaluation's
+    agent (`ByGame`); `shared`: environments to play in, left open."""
+    agent = recorders[0].agent if len(recorders) == 1 else ByGame({r.agent.game.name: r.agent for r in recorders})
     # the games whose gold paths run longest first (their own step limit says which: ScienceWorld's genetics and
     # inclined planes), so that the pool does not end waiting on them with its other slots empty
     jobs = sorted((j for r in recorders for j in r.jobs()), key=lambda j: -j.game.step_limit)
