@@ -275,13 +275,13 @@ def play(
                     else:
                         stepping.append((ep, pool.submit(ep.apply, ob, d, job.step_limit, job.repeat_limit)))
                 for ep, future in stepping:
-                    name = world_of(ep.game).name
                     try:
                         future.result(timeout=env_timeout)
                     except TimeoutError:
-                        fail(ep, playing[id(ep)], f"{name} did not answer within {env_timeout:.0f} s", True, True)
+                        why = f"{world_of(ep.game).name} did not answer within {env_timeout:.0f} s"
+                        fail(ep, playing[id(ep)], why, True, True)
                     except Exception as e:  # the JVM died (Py4J) or the game broke: this episode only
-                        why = f"{name} failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+                        why = f"{world_of(ep.game).name} failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
                         fail(ep, playing[id(ep)], why, True, True)
                 for ep in [ep for ep in active if ep.stop]:
                     active.remove(ep)

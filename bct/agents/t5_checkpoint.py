@@ -39,16 +39,18 @@ def check_against_run(checkpoint, trained: dict, games: list[Game], game, module
     return trained_on
 
 
-_LOADED: dict[tuple, tuple] = {}  # the latest checkpoint read: (folder, weights' fingerprint) -> what it holds
+_LOADED: dict[tuple, tuple] = {}  # the latest checkpoint read: (folder, its weight files' stamps) -> what it holds
 
 
-def loaded(checkpoint, fingerprint: str | None) -> tuple:
-    """A checkpoint's (model, tokenizer, run), read once while its weights stay the same: an evaluation of a checkpoint
-    trained on many games builds an agent for each, sharing one model."""
-    key = (str(Path(checkpoint).resolve()), fingerprint)
+def loaded(checkpoint) -> tuple:
+    """A checkpoint's (model, tokenizer, run, weights' fingerprint), read and hashed once while its weight files stay
+    the same: an evaluation of a checkpoint trained on many games builds an agent for each, sharing one model."""
+    path = Path(checkpoint).resolve()
+    files = sorted(path.glob("*.safetensors")) + sorted(path.glob("*.bin")) if path.is_dir() else []
+    key = (str(path), tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files))
     if key not in _LOADED:
         _LOADED.clear()  # one model held at a time
-        _LOADED[key] = load_checkpoint(checkpoint)
+        _LOADED[key] = (*load_checkpoint(checkpoint), weights_fingerprint(checkpoint))
     return _LOADED[key]
 
 
@@ -86,8 +88,7 @@ def load_agent(
     if not checkpoint:
         raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
     untried = untried_setting(untried)
-    fingerprint = weights_fingerprint(checkpoint) if Path(checkpoint).is_dir() else None
-    model, tokenizer, run = loaded(checkpoint, fingerprint)
+    model, tokenizer, run, fingerprint = loaded(checkpoint)
     trained = run["settings"]
     with_modules = trained["modules"]
     games = trained_games(trained)

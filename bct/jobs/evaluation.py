@@ -168,14 +168,7 @@ def evaluate_games(cfg: EvaluateSettings, games: list[Game]) -> list[Path]:
         fold_seeds(c.played(), c.fold, c.num_variations)
     set_threads(cfg.threads)
     with ExitStack() as stack:
-        plans = []
-        for c in one:
-            agent = make_agent(c.agent, c.played(), c.modules, c.checkpoint, c.memory)  # one model, shared
-            stack.callback(agent.close)
-            settings = evaluation_settings(c, agent)
-            out = results_folder(c, agent, settings)
-            stack.enter_context(FolderLock(out, "an evaluation"))
-            plans.append(Recorder(out, c, agent, settings))
+        plans = [opened(c, stack) for c in one]  # a checkpoint's agents share one model
         by_world: dict[str, list[Recorder]] = {}
         for r in plans:
             by_world.setdefault(world_of(r.agent.game).name, []).append(r)
@@ -193,15 +186,21 @@ def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
     if cfg.played() is not None:  # the fold's size is checked before a model loads
         fold_seeds(cfg.played(), cfg.fold, cfg.num_variations)
     set_threads(cfg.threads)
+    with ExitStack() as stack:
+        recorder = opened(cfg, stack)
+        play_together(cfg, [recorder], envs)
+        return recorder.out
+
+
+def opened(cfg: EvaluateSettings, stack: ExitStack) -> Recorder:
+    """`cfg`'s agent and its results folder, locked while `stack` is open (a second evaluation on it is refused in
+    one line); the agent is closed after the lock is released."""
     agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
-    try:
-        settings = evaluation_settings(cfg, agent)
-        out = results_folder(cfg, agent, settings)
-        with FolderLock(out, "an evaluation"):
-            play_together(cfg, [Recorder(out, cfg, agent, settings)], envs)
-            return out
-    finally:
-        agent.close()
+    stack.callback(agent.close)
+    settings = evaluation_settings(cfg, agent)
+    out = results_folder(cfg, agent, settings)
+    stack.enter_context(FolderLock(out, "an evaluation"))
+    return Recorder(out, cfg, agent, settings)
 
 
 class Recorder:
