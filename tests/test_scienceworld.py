@@ -64,8 +64,10 @@ def test_a_variant_s_name_is_a_game_name_so_a_list_of_games_can_hold_it():
     assert names == [f"{paint}-search1", "mapreader-maxDistanceApart8-numLocations30", "scienceworld-boil"]
     g = get_game(f"{paint}-search1")
     assert g == get_game(paint).with_params({"search": 1}) and g.preset == paint  # its records read it back
-    with pytest.raises(UserError, match="unknown game 'scienceworld-boil-search1'; did you mean 'scienceworld-boil'"):
-        get_game("scienceworld-boil-search1")  # boil has no search
+    with pytest.raises(
+        UserError, match="unknown game 'scienceworld-find-plant-search1'; did you mean 'scienceworld-find-plant'"
+    ):
+        get_game("scienceworld-find-plant-search1")  # find-plant has no search
     with pytest.raises(UserError, match="accepts a whole number from 0 to 1"):
         get_game(f"{paint}-search2")
 
@@ -131,8 +133,25 @@ def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scor
             assert mixes[-1].split("produce ")[1].rstrip(".") in traj.steps[0].task
             assert all(m.split("produce ")[1].rstrip(".") not in traj.steps[0].task for m in mixes[:-1])
             assert len(mixes) == {0: 3, 12: 2}[seed]  # green found third, orange second: wrong mixes read and passed
-    with pytest.raises(UserError, match="game.params.search: scienceworld-boil has no such parameter"):
-        get_game("scienceworld-boil").with_params({"search": 1})
+    with pytest.raises(UserError, match="game.params.search: scienceworld-find-plant has no such parameter"):
+        get_game("scienceworld-find-plant").with_params({"search": 1})
+
+
+@pytest.mark.slow
+def test_the_substance_search_tours_the_house_while_the_substance_is_shut_away_and_scores_one():
+    """Test worlds keep boil's metals in the workshop; train worlds keep every substance in the kitchen. The search
+    shows the tour the simulator makes when the kitchen has none: rooms looked at, the substance never in them."""
+    g = get_game("scienceworld-boil").with_memory(False).with_params({"search": 1})
+    with open_game(g, False, list_actions=False) as env:
+        for seed, toured in ((6, True), (0, False)):  # orange juice shut in the fridge; water from the sink
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success, (seed, traj.error)
+            rooms = [a.removeprefix("go to ") for a in traj.actions if a.startswith("go to ")]
+            assert ("workshop" in rooms) == toured, rooms
+            if toured:  # out of sight in every room of the tour, then found in the kitchen: focused there
+                seen = [s.look for s in traj.steps if s.action == "look around" and "workshop" in s.look[:40]]
+                assert seen and all("orange juice" not in look for look in seen)
+                assert rooms[-1] == "kitchen" and "focus on orange juice" in traj.actions
 
 
 @pytest.mark.slow

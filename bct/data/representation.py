@@ -168,9 +168,11 @@ class CommonTask(Common):
     # 4: the task's thing numbered where the latest observation put it; 5: the task's thing first, where a rule
     # read it as a name in the prompt (checkpoints before this rule); 6: the boxes and rooms after it; 7: what a
     # task asks to create is its thing too ("create <e1>", and a mix that produced it "produce <e1>"; under 6 a
-    # paint the training data showed often stayed a word, and an agent answered the word, not the task)
-    rule = 7
-    older_rules = (6,)
+    # paint the training data showed often stayed a word, and an agent answered the word, not the task); 8: a
+    # longer name that holds the task's thing is read around it ("a substance called <e1>": under 7 boil lead's
+    # "substance called lead", never in training, was numbered whole, and the lead in sight was not <e1>)
+    rule = 8
+    older_rules = (6, 7)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -178,7 +180,8 @@ class CommonTask(Common):
 
     def map(self, source: str, valid_actions: list[str]):
         own = tuple(registry.task_things(source.partition(" </s> ")[0], made=self.rule >= 7))
-        return EntityMap(source, valid_actions, numbers=False, keep=self.known.difference(own), first=own)
+        keep = self.known.difference(own)
+        return EntityMap(source, valid_actions, numbers=False, keep=keep, first=own, inside=self.rule >= 8)
 
     def from_run(self, run: dict, checkpoint) -> CommonTask:
         return type(self)(super().from_run(run, checkpoint).known, run["settings"].get("entity_rule"))

@@ -51,7 +51,7 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
-SEARCHABLE = ("chemistry-mix-paint-secondary-color",)
+SEARCHABLE = ("chemistry-mix-paint-secondary-color", "boil", "melt", "freeze", "change-the-state-of-matter-of")
 
 # An evaluation's default step limit leaves room for the longest gold path of each task: on the first 10 dev
 # and test variations, boil's reach 184 actions, melt's 159, freeze's 145 (train variation 0 of

@@ -92,7 +92,40 @@ def paint_search(env) -> Generator[str, object, None]:
     raise ValueError(f"no pair of primaries made {target}")  # the game's colour wheel changed: a gold path fails
 
 
+_SUBSTANCE = re.compile(r"Your task is to (?:boil|melt|freeze|change the state of matter of) ([a-z ]+?)\.")
+# the simulator's own tour of the house when a substance is in none of the kitchen's containers, back to the kitchen
+TOUR = ("bathroom", "kitchen", "hallway", "art studio", "hallway", "workshop", "hallway", "kitchen")
+
+
+def substance_search(env) -> Generator[str, object, None]:
+    """The changes of state found by touring the house while the substance is out of sight (module docstring)."""
+    gold = env.gold_actions()
+    looks = [i for i, a in enumerate(gold) if a == "look around"]
+    arrived = looks[1] + 1 if len(looks) > 1 else 0  # the walk to the kitchen, its tools, and its second look
+    step = None
+    for action in gold[:arrived]:
+        step = yield action
+    named = _SUBSTANCE.search(step.task) if step is not None else None
+    seen = re.compile(rf"\b{re.escape(named.group(1))}\b") if named else None
+    focus = next((i for i, a in enumerate(gold) if a.startswith("focus on")), len(gold))
+    # where the simulator's path tours before it focuses (the substance is elsewhere), it is replayed as it is
+    kitchen = not any(a.startswith("go to") for a in gold[arrived:focus])
+    named_there = seen is not None and focus < len(gold) and seen.search(gold[focus])
+    if kitchen and named_there and "called the kitchen" in step.look and not seen.search(step.look):  # shut away
+        for room in TOUR:
+            yield f"open door to {room}"
+            yield f"go to {room}"
+            step = yield "look around"
+            if room != "kitchen" and seen.search(step.look):
+                raise ValueError(f"the tour met {named.group(1)} in the {room}, not in the kitchen's containers")
+    for action in gold[arrived:]:
+        yield action
+
+
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
 # ScienceWorld's name
-SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {"chemistry-mix-paint-secondary-color": paint_search}
+SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
+    "chemistry-mix-paint-secondary-color": paint_search,
+    **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
+}
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
