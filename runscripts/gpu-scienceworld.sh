@@ -9,7 +9,7 @@
 # Settings: RUN (the run's name, sw-gpu), MODEL (t5-gpu-scratch), EPOCHS (6), MINUTES (the training's clock
 # limit, 5.5), EVAL_SECONDS (the evaluation's, 200; 0: none), TASKS (those evaluated, in order: all 30),
 # JOBS (tasks at once, one process each, 5: a task's 10 episodes run 10 JVMs), PY (python3); GAMES
-# ([scienceworld]), NUM_GAMES (20), VARIATIONS (10), STEPS (100), CHECKPOINTS (checkpoints), RESULTS
+# ([scienceworld-search]: the 30, with the searches where a task has one), NUM_GAMES (20), VARIATIONS (10), STEPS (100), CHECKPOINTS (checkpoints), RESULTS
 # (results/RUN): smaller runs, as the test's on a CPU. Extra arguments go to bct.train. The agent plays in fp32
 # on the stored weights everywhere, so that tasks played there and here form one evaluation (one results folder).
 set -uo pipefail
@@ -32,7 +32,7 @@ if [ "${1:-}" = land ]; then # here: the parts the GPU machine wrote into OUT
   cat "${parts[@]}" | tar -xf - -C "$CHECKPOINTS" || exit 1
   if [ -f "$dir/$RUN.rest.tar.xz" ]; then tar -xJf "$dir/$RUN.rest.tar.xz" -C "$RESULTS" || exit 1; fi
   echo "landed $CHECKPOINTS/$RUN and $RESULTS; play the rest here (tasks already played are kept, not replayed):"
-  echo "  for t in \$($PY -c \"from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))\"); do"
+  echo "  for t in \$($PY -c \"from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld-search'])))\"); do"
   echo "    $PY -m bct.evaluate checkpoint=$CHECKPOINTS/$RUN +game=\$t ${play[*]}; done"
   exit 0
 fi
@@ -49,7 +49,8 @@ start=$(date +%s)
 pack() { tar -C "$RESULTS" -cJf "$OUT/$RUN.rest.tar.xz" .; } # logs and evaluated episodes, one file
 precision=() # fp32 with TF32 matmuls on the GPU: this preset's bf16 run diverged (docs/scienceworld.md)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
-$PY -m bct.train "games=${GAMES:-[scienceworld]}" modules=false memory=false entities=common-task "model=$MODEL" \
+GAMES=${GAMES:-[scienceworld-search]}
+$PY -m bct.train "games=$GAMES" modules=false memory=false entities=common-task "model=$MODEL" \
   "num_games=${NUM_GAMES:-20}" "epochs=$EPOCHS" decisive_passes=4 "${precision[@]}" "max_minutes=$MINUTES" \
   save_strategy=no "checkpoint_dir=$CHECKPOINTS" "run_name=$RUN" progress=false "$@" >"$log/train.log" 2>&1
 status=$?
@@ -66,7 +67,8 @@ tar -C "$CHECKPOINTS" -cf - "$RUN" | split -b 15M - "$OUT/$RUN.ckpt.tar.part"
 echo "$RUN: trained and packed in $(($(date +%s) - start)) s"
 if [ "$EVAL_SECONDS" -gt 0 ]; then
   echo "$RUN: evaluating for $EVAL_SECONDS s, $JOBS tasks at once"
-  TASKS=${TASKS:-$($PY -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")}
+  TASKS=${TASKS:-$($PY -c "import sys; from bct.worlds.registry import expand_games
+print(' '.join(expand_games(sys.argv[1].strip('[]').split(','))))" "$GAMES")}
   printf '%s\n' $TASKS | timeout "$EVAL_SECONDS" xargs -P "$JOBS" -I{} $PY -m bct.evaluate "checkpoint=$CHECKPOINTS/$RUN" \
     "+game={}" "${play[@]}" threads=1 >"$log/evaluate.log" 2>&1
   pkill -f "bct.evaluate checkpoint=$CHECKPOINTS/$RUN" && sleep 3 # timeout stops xargs, not the players it started

@@ -13,7 +13,9 @@
 #   the memory (memory=false); MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
 #   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (1: one process plays all 30 tasks in one pool of
 #   32 episodes, as many as memory holds at ~1.2 GB a JVM (1 GB heap cap, ~0.4 GB resident); on a machine of many
-#   cores, e.g. 10, one process a task, 10 at once); extra Hydra overrides go to bct.train.
+#   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
+#   games=[scienceworld-search]: the changes of state's tour of the house, the secondary paints' pairs; 0: the
+#   simulator's paths alone); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
@@ -26,20 +28,22 @@ BASELINE=${BASELINE:-0}
 STEPS=${STEPS:-100}
 MODEL=${MODEL:-t5-cpu-scratch}
 JOBS=${JOBS:-1}
+SEARCH=${SEARCH:-1}
+group=scienceworld$([ "$SEARCH" = 1 ] && echo -search)
 sizes=()
 [ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)
 py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
-TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld'])))")
+TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['$group'])))")
 for memory in true $([ "$BASELINE" = 1 ] && echo false); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate games=[scienceworld] "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" workers=2 \
+  $py -m bct.generate "games=[$group]" "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" workers=2 \
     progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
-  $py -m bct.train games=[scienceworld] modules=false "memory=$memory" entities=common-task "model=$MODEL" \
+  $py -m bct.train "games=[$group]" modules=false "memory=$memory" entities=common-task "model=$MODEL" \
     "num_games=$GAMES" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"

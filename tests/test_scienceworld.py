@@ -18,6 +18,10 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
     assert expand_games(["scienceworld"]) == SW
     assert expand_games(["twc", "scienceworld"]) == ["twc", *SW]
     assert set(SW) <= set(expand_games("all"))
+    # the same 30 with the searches' demonstrations where a task has one (boil's tour, the paints' pairs)
+    searched = expand_games(["scienceworld-search"])
+    assert len(searched) == 30 and "scienceworld-boil-search1" in searched and "scienceworld-find-plant" in searched
+    assert [get_game(n).preset or n for n in searched] == SW
     boil = get_game("scienceworld-boil")
     assert world_of(boil).name == "scienceworld" and boil.world_game == "boil" and boil.params == ""
 

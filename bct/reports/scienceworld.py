@@ -28,8 +28,9 @@ TALES_STEPS = 100  # TALES plays each game for 100 steps
 
 
 def task_of(game: str) -> str:
-    """The task a game plays, whatever its memory setting (`scienceworld-boil-nomemory`: scienceworld-boil)."""
-    return game.removesuffix("-nomemory").removesuffix("-memory")
+    """The task a game plays, whatever its memory setting and gold path (`scienceworld-boil-search1-nomemory`:
+    scienceworld-boil)."""
+    return game.removesuffix("-nomemory").removesuffix("-memory").removesuffix("-search1")
 
 
 def agent_name(r: dict) -> str:

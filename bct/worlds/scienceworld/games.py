@@ -107,8 +107,12 @@ GAMES: dict[str, Game] = {
     for task in VARIATIONS
 }
 ALIASES: dict[str, str] = {}
-# names that stand for several games wherever a list of games is accepted
-GROUPS = {"scienceworld": list(GAMES)}
+# names that stand for several games wherever a list of games is accepted; `scienceworld-search`: the 30 with the
+# searches' demonstrations where a task has one (the same worlds: `search` changes the gold path, not the game)
+GROUPS = {
+    "scienceworld": list(GAMES),
+    "scienceworld-search": [f"{name}-search1" if task in SEARCHABLE else name for name, task in zip(GAMES, VARIATIONS)],
+}
 
 
 def fold_size(game: Game, fold: str) -> int:
