@@ -118,16 +118,18 @@ def test_common_writes_the_names_many_games_show_and_numbers_the_rest():
 
 def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
     """`entities=common-task`: boil *water* names its water by placeholder as boil *lead* names its lead, while
-    the kitchen and stove stay words."""
+    the kitchen and stove stay words (from rule 9 the common word stays beside its placeholder)."""
     rep = get_representation("common-task").fit([])
-    rep = type(rep)({"kitchen", "stove", "water", "substance called water", "hallway"})
+    rep = type(rep)({"kitchen", "stove", "water", "substance called water", "hallway"}, rule=8)
     m = rep.map(_sw_prompt("kitchen", ["stove", "substance called water"], "boil water"), [])
     assert m.source.startswith("Task Description: Your task is to boil <e1>. </s> OBS This room is called the kitchen.")
     assert "a stove  a substance called <e1>" in m.source and m.rewrite("focus on water") == "focus on <e1>"
+    now = type(rep)(rep.known).map(_sw_prompt("kitchen", ["stove", "substance called water"], "boil water"), [])
+    assert "boil water <e1>." in now.source and "a substance called water <e1>" in now.source
     plain = get_representation("common").from_run({"common_names": sorted(rep.known)}, "ck")
     assert "boil water" in plain.map(_sw_prompt("kitchen", ["stove"], "boil water"), []).source
     # power-component: training turns on light bulbs, test a motor; both are the task's <e1>, the rest words
-    rep = type(rep)({"workshop", "red light bulb", "electric motor", "battery", "hallway"})
+    rep = type(rep)({"workshop", "red light bulb", "electric motor", "battery", "hallway"}, rule=8)
     task = "turn on the {} by powering it using a renewable power source. First, focus on the {}"
     for thing in ("red light bulb", "electric motor"):
         m = rep.map(
@@ -135,6 +137,10 @@ def test_common_task_numbers_the_task_s_own_thing_even_where_it_is_common():
         )
         assert m.source.startswith("Task Description: Your task is to turn on the <e1> by powering it")
         assert m.rewrite(f"focus on {thing}") == "focus on <e1>" and m.rewrite("pick up battery") == "pick up battery"
+        now = type(rep)(rep.known).map(
+            _sw_prompt("workshop", ["red light bulb", "electric motor"], task.format(thing, thing)), []
+        )
+        assert f"turn on the {thing} <e1> by" in now.source and now.rewrite(f"focus on {thing}") == "focus on <e1>"
         # <e1> even where the latest observation names another placeholder's thing first
         later = _sw_prompt("workshop", ["solar panel", "red light bulb", "electric motor"], task.format(thing, thing))
         m = rep.map(later, [])
@@ -152,8 +158,7 @@ def test_common_task_rule_7_numbers_what_a_task_asks_to_create_so_a_mix_reads_ag
     made = _sw_prompt("art studio", ["wood cup"], task).replace(
         " </s> INV", " Red and blue paint mix to produce violet paint. </s> INV", 1
     )
-    rep = type(get_representation("common-task"))(known)
-    assert rep.rule >= 7
+    rep = type(get_representation("common-task"))(known, rule=7)
     m = rep.map(made, [])
     assert "create <e1>." in m.source and "mix to produce <e1>." in m.source
     other = rep.map(made.replace("produce violet paint", "produce green paint"), [])
@@ -278,10 +283,34 @@ def test_common_task_rule_8_reads_a_longer_name_around_the_tasks_thing_so_a_meta
         "a table", "a table. On the table is: a glass cup (containing a substance called lead)", 1
     )
     rep = type(get_representation("common-task"))(known)
-    assert rep.rule == 8
+    assert rep.rule >= 8
     m = rep.map(prompt, ["focus on lead", "pick up substance called lead"])
     assert "boil <e1>." in m.source and "a glass cup (containing a substance called <e1>)" in m.source
     assert m.actions == ["focus on <e1>", "pick up substance called <e1>"]
     assert m.restore("pick up substance called <e1>") == "pick up substance called lead"
     old = type(rep)(known, rule=7).map(prompt, ["focus on lead"])
     assert "substance called lead" not in old.source and "substance called <e1>" not in old.source  # one name, <e2>
+
+
+def test_common_task_rule_9_writes_a_common_task_thing_beside_its_placeholder_so_water_reads_apart():
+    """Boil water fills a pot at the sink; boil orange juice looks for the juice. Under rule 8 both read "boil <e1>"
+    in the same kitchen, so the one choice that tells them apart was a coin's. A task's thing whose name is a common
+    one keeps its word beside the placeholder; an uncommon one (orange juice, a test's lead) is <e1> alone."""
+    known = {"kitchen", "sink", "water", "substance called water", "chocolate"}
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule == 9
+    water = rep.map(_sw_prompt("kitchen", ["sink"], "boil water"), ["focus on water"])
+    assert "boil water <e1>." in water.source and water.actions == ["focus on <e1>"]
+    juice = rep.map(_sw_prompt("kitchen", ["sink"], "boil orange juice"), ["focus on orange juice"])
+    assert "boil <e1>." in juice.source and juice.actions == ["focus on <e1>"]
+    assert water.rewrite("focus on water") == juice.rewrite("focus on orange juice") == "focus on <e1>"
+    old = type(rep)(known, rule=8)
+    assert "boil <e1>." in old.map(_sw_prompt("kitchen", ["sink"], "boil water"), []).source
+    # the paints keep rule 7's point: the mix asked for is the one that reads <e1>
+    task = "use chemistry to create violet paint. When you are done, focus on the violet paint"
+    made = _sw_prompt("art studio", ["wood cup"], task).replace(
+        " </s> INV", " Red and blue paint mix to produce violet paint. </s> INV", 1
+    )
+    paints = type(rep)({"art studio", "violet paint", "green paint", "wood cup"})
+    assert "mix to produce violet paint <e1>." in paints.map(made, []).source
+    assert "mix to produce green paint." in paints.map(made.replace("produce violet", "produce green"), []).source

@@ -119,7 +119,8 @@ class EntityMap:
     `numbers=False` leaves numbers as written (names only); names in `keep` stay as written too
     (`entities=common`: the names training saw often); names in `first` are numbered before the rest
     (`entities=common-task`: the task's own thing is `<e1>` in every prompt, its boxes and rooms next), and with
-    `inside` a longer name that holds one of them is not numbered whole (its `first` name is). `tagged=True` writes each name of the prompt
+    `inside` a longer name that holds one of them is not numbered whole (its `first` name is); names in `beside`
+    are written in the prompt followed by their placeholder, as `tagged` writes every name. `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
     prompt and valid actions; `rewrite` applies the same
@@ -135,6 +136,7 @@ class EntityMap:
         keep: frozenset[str] = frozenset(),
         first: tuple[str, ...] = (),
         inside: bool = False,
+        beside: frozenset[str] = frozenset(),
     ):
         obs = _OBS.search(source)
         # names in `first` are numbered wherever the source has them, even where no rule reads them as names
@@ -155,7 +157,14 @@ class EntityMap:
             self.rewrite(name)
         if obs:  # the latest observation is numbered first
             self.rewrite(obs.group(1))
-        self.source = self._pattern.sub(self._tag, source) if tagged else self.rewrite(source)
+        if tagged:
+            self.source = self._pattern.sub(self._tag, source)
+        elif beside:  # these names keep their words, their placeholder beside them ("boil water <e1>")
+            self.source = self._pattern.sub(
+                lambda m: (self._tag if m.group(0).lower() in beside else self._sub)(m), source
+            )
+        else:
+            self.source = self.rewrite(source)
         self.actions = [self.rewrite(a) for a in valid_actions]
         self._back: dict[str, str] = {}
         for a, original in zip(self.actions, valid_actions):

@@ -170,9 +170,12 @@ class CommonTask(Common):
     # task asks to create is its thing too ("create <e1>", and a mix that produced it "produce <e1>"; under 6 a
     # paint the training data showed often stayed a word, and an agent answered the word, not the task); 8: a
     # longer name that holds the task's thing is read around it ("a substance called <e1>": under 7 boil lead's
-    # "substance called lead", never in training, was numbered whole, and the lead in sight was not <e1>)
-    rule = 8
-    older_rules = (6, 7)
+    # "substance called lead", never in training, was numbered whole, and the lead in sight was not <e1>); 9: as 8,
+    # with the task's own thing (not its boxes and rooms) written beside its placeholder where its name is a
+    # common one ("boil water <e1>"):
+    # under 8 boil water and boil orange juice read alike in the kitchen, and only water comes from the sink
+    rule = 9
+    older_rules = (6, 7, 8)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -181,7 +184,10 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         own = tuple(registry.task_things(source.partition(" </s> ")[0], made=self.rule >= 7))
         keep = self.known.difference(own)
-        return EntityMap(source, valid_actions, numbers=False, keep=keep, first=own, inside=self.rule >= 8)
+        beside = frozenset(n.lower() for n in own[:1] if n in self.known) if self.rule >= 9 else frozenset()
+        return EntityMap(
+            source, valid_actions, numbers=False, keep=keep, first=own, inside=self.rule >= 8, beside=beside
+        )
 
     def from_run(self, run: dict, checkpoint) -> CommonTask:
         return type(self)(super().from_run(run, checkpoint).known, run["settings"].get("entity_rule"))
