@@ -15,6 +15,12 @@ variation, reads what each mix produced, and focuses on the mix when it is the c
 an agent can do for a colour it never saw made. The art studio keeps two or three cups of each primary (the
 table's and the large cupboard's), enough for all three pairs; a variation played in the workshop (one cup
 each) replays the simulator's path.
+
+The changes of state (boil, melt, freeze, change-the-state-of-matter-of) keep every train substance in the
+kitchen and every test substance (a metal) in the workshop: the simulator's test paths tour the house to find
+it, and no train path ever shows a tour. Their search (`substance_search`) makes the simulator's tour (door,
+room, look around, the substance in none of them) where the substance is shut in a kitchen container, then
+opens the containers as the simulator does: what an agent must do when the task's substance is not in sight.
 """
 
 from __future__ import annotations
