@@ -297,7 +297,7 @@ def test_common_task_rule_9_writes_a_common_task_thing_beside_its_placeholder_so
     in the same kitchen, so the one choice that tells them apart was a coin's. A task's thing whose name is a common
     one keeps its word beside the placeholder; an uncommon one (orange juice, a test's lead) is <e1> alone."""
     known = {"kitchen", "sink", "water", "substance called water", "chocolate"}
-    rep = type(get_representation("common-task"))(known)
+    rep = type(get_representation("common-task"))(known, rule=9)
     assert rep.rule == 9
     water = rep.map(_sw_prompt("kitchen", ["sink"], "boil water"), ["focus on water"])
     assert "boil water <e1>." in water.source and water.actions == ["focus on <e1>"]
@@ -311,6 +311,24 @@ def test_common_task_rule_9_writes_a_common_task_thing_beside_its_placeholder_so
     made = _sw_prompt("art studio", ["wood cup"], task).replace(
         " </s> INV", " Red and blue paint mix to produce violet paint. </s> INV", 1
     )
-    paints = type(rep)({"art studio", "violet paint", "green paint", "wood cup"})
+    paints = type(rep)({"art studio", "violet paint", "green paint", "wood cup"}, rule=9)
     assert "mix to produce violet paint <e1>." in paints.map(made, []).source
     assert "mix to produce green paint." in paints.map(made.replace("produce violet", "produce green"), []).source
+
+
+def test_common_task_rule_10_reads_around_the_tasks_thing_only_where_it_ends_a_longer_name():
+    """Boil tin's kitchen holds a tin cup. Under rule 9 it read "a <e1> cup", so the tin seemed in sight in the
+    kitchen and the agent focused on it there; a tin cup is a cup, and the substance's own name ends its name."""
+    known = {"kitchen", "cupboard", "glass cup", "table"}
+    prompt = (
+        _sw_prompt("kitchen", ["cupboard", "table"], "boil tin")
+        .replace("a cupboard", "a cupboard. In the cupboard is: a tin cup (containing nothing)", 1)
+        .replace("a table", "a table. On the table is: a glass cup (containing a substance called tin)", 1)
+    )
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule == 10
+    m = rep.map(prompt, ["focus on tin", "pick up tin cup"])
+    assert "a substance called <e1>)" in m.source and "<e1> cup" not in m.source
+    assert m.actions[0] == "focus on <e1>" and m.actions[1] not in ("pick up <e1> cup", "pick up tin cup")
+    assert m.restore(m.actions[1]) == "pick up tin cup"
+    assert "a <e1> cup" in type(rep)(known, rule=9).map(prompt, []).source  # the older rule, for its checkpoints

@@ -20,7 +20,10 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
     assert set(SW) <= set(expand_games("all"))
     # the same 30 with the searches' demonstrations where a task has one (boil's tour, the paints' pairs)
     searched = expand_games(["scienceworld-search"])
-    assert len(searched) == 30 and "scienceworld-boil-search1" in searched and "scienceworld-find-plant" in searched
+    assert len(searched) == 30 and "scienceworld-find-plant" in searched
+    assert {"scienceworld-boil-moved1-search1", "scienceworld-chemistry-mix-paint-secondary-color-search1"} <= set(
+        searched
+    )
     assert [get_game(n).preset or n for n in searched] == SW
     boil = get_game("scienceworld-boil")
     assert world_of(boil).name == "scienceworld" and boil.world_game == "boil" and boil.params == ""
@@ -156,6 +159,29 @@ def test_the_substance_search_tours_the_house_while_the_substance_is_shut_away_a
                 seen = [s.look for s in traj.steps if s.action == "look around" and "workshop" in s.look[:40]]
                 assert seen and all("orange juice" not in look for look in seen)
                 assert rooms[-1] == "kitchen" and "focus on orange juice" in traj.actions
+
+
+@pytest.mark.slow
+def test_a_substance_carried_out_of_the_kitchen_is_found_on_the_tour_and_brought_back_to_score_one():
+    """Test worlds put the metal on the workshop's table; `moved=1` carries a train variation's chocolate (or a
+    juice's cup) there or to the art studio before play, and the search finds it on the tour, as the simulator's
+    test paths do. Water, drawn at the sink, stays; dev and test worlds are the simulator's."""
+    g = get_game("scienceworld-boil-moved1-search1").with_memory(False)
+    assert simplifications(g) == ""  # ours: the simulator is not told
+    with open_game(g, False, list_actions=False) as env:
+        for seed, name, carried in ((10, "chocolate", "chocolate"), (6, "orange juice", "cup containing orange juice")):
+            traj = play_gold(env, seed, "train", False)
+            room = env.env.moved_to
+            assert room in ("art studio", "workshop") and traj.ok and traj.steps[-1].success, (seed, traj.error)
+            assert "called the kitchen" in traj.steps[0].look and name not in traj.steps[0].look
+            at = traj.actions.index(f"pick up {carried}")  # right after the look that showed it, in that room
+            assert f"called the {room}" in traj.steps[at].look and name in traj.steps[at].look
+            focus = traj.actions.index(f"focus on {name}")
+            assert focus > at and "called the kitchen" in traj.steps[focus].look
+        env.reset(0, "train")  # water: nothing carried
+        assert env.env.moved_to is None
+        env.reset(21, "test")  # boil lead, as the simulator has it
+        assert env.env.moved_to is None and "lead" not in env.last.look
 
 
 @pytest.mark.slow

@@ -119,7 +119,8 @@ class EntityMap:
     `numbers=False` leaves numbers as written (names only); names in `keep` stay as written too
     (`entities=common`: the names training saw often); names in `first` are numbered before the rest
     (`entities=common-task`: the task's own thing is `<e1>` in every prompt, its boxes and rooms next), and with
-    `inside` a longer name that holds one of them is not numbered whole (its `first` name is); names in `beside`
+    `inside` a longer name that holds one of them is not numbered whole (its `first` name is; `inside="head"`:
+    only a name that ends with one, "substance called tin" but not "tin cup"); names in `beside`
     are written in the prompt followed by their placeholder, as `tagged` writes every name. `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
@@ -135,15 +136,17 @@ class EntityMap:
         tagged: bool = False,
         keep: frozenset[str] = frozenset(),
         first: tuple[str, ...] = (),
-        inside: bool = False,
+        inside: bool | str = False,
         beside: frozenset[str] = frozenset(),
     ):
         obs = _OBS.search(source)
         # names in `first` are numbered wherever the source has them, even where no rule reads them as names
         low = source.lower()
         named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in low)}
-        if inside:  # a longer name that holds a name of `first` is read around it ("a substance called <e1>")
-            held = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in first) or "(?!)", re.I)
+        if inside:  # a longer name that holds a name of `first` is read around it ("a substance called <e1>"); with
+            # inside="head" only where that name ends it, as an English noun's head does (a "tin cup" is a cup)
+            end = "$" if inside == "head" else r"(?![\w-])"
+            held = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{end}" for n in first) or "(?!)", re.I)
             firsts = {n.lower() for n in first}
             named = {n for n in named if n.lower() in firsts or not held.search(n)}
         names = sorted((n for n in named if n not in keep), key=lambda n: (-len(n), n))

@@ -173,9 +173,12 @@ class CommonTask(Common):
     # "substance called lead", never in training, was numbered whole, and the lead in sight was not <e1>); 9: as 8,
     # with the task's own thing (not its boxes and rooms) written beside its placeholder where its name is a
     # common one ("boil water <e1>"):
-    # under 8 boil water and boil orange juice read alike in the kitchen, and only water comes from the sink
-    rule = 9
-    older_rules = (6, 7, 8)
+    # under 8 boil water and boil orange juice read alike in the kitchen, and only water comes from the sink;
+    # 10: as 9, a longer name read around the task's thing only where it ends with it ("substance called <e1>"),
+    # not where the thing only qualifies it: under 9 boil tin's kitchen showed "a <e1> cup", and the agent focused
+    # on tin there
+    rule = 10
+    older_rules = (6, 7, 8, 9)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -186,7 +189,13 @@ class CommonTask(Common):
         keep = self.known.difference(own)
         beside = frozenset(n.lower() for n in own[:1] if n in self.known) if self.rule >= 9 else frozenset()
         return EntityMap(
-            source, valid_actions, numbers=False, keep=keep, first=own, inside=self.rule >= 8, beside=beside
+            source,
+            valid_actions,
+            numbers=False,
+            keep=keep,
+            first=own,
+            inside="head" if self.rule >= 10 else self.rule >= 8,
+            beside=beside,
         )
 
     def from_run(self, run: dict, checkpoint) -> CommonTask:

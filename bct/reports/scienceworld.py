@@ -13,8 +13,11 @@ claude-opus-4.6 0.920, gpt-5.1 0.902.
 
 from __future__ import annotations
 
+import re
+
 from bct.reports.results import best_in_play
 from bct.worlds.registry import GROUPS
+from bct.worlds.scienceworld.games import OURS
 
 PUBLISHED = [
     ("SwiftSage (flan-t5-large 770M + GPT-4), mean over 30 tasks, test", 0.847),
@@ -28,9 +31,9 @@ TALES_STEPS = 100  # TALES plays each game for 100 steps
 
 
 def task_of(game: str) -> str:
-    """The task a game plays, whatever its memory setting and gold path (`scienceworld-boil-search1-nomemory`:
-    scienceworld-boil)."""
-    return game.removesuffix("-nomemory").removesuffix("-memory").removesuffix("-search1")
+    """The task a game plays, whatever its memory setting, gold path and train worlds
+    (`scienceworld-boil-moved1-search1-nomemory`: scienceworld-boil)."""
+    return re.sub(rf"-(?:{'|'.join(OURS)})\d+", "", game.removesuffix("-nomemory").removesuffix("-memory"))
 
 
 def agent_name(r: dict) -> str:

@@ -10,14 +10,25 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 
 from bct.core.errors import UserError
 from bct.core.java import check_java
 from bct.worlds.base import Game, GameState, check_fold
-from bct.worlds.scienceworld.games import fold_of, simplifications
+from bct.worlds.scienceworld.games import SUBSTANCE, fold_of, simplifications
 
 JVM_OPTIONS = "-Xmx1g -XX:+UseSerialGC"
+CARRY_TO = ("art studio", "workshop")  # `moved=1`: the rooms off the hallway with a table, where a test metal lies
 logging.getLogger("scienceworld").setLevel(logging.WARNING)  # a line per task loaded is not for users
+
+
+def carried(name: str, into_pot: str) -> str | None:
+    """What is carried of a change of state's substance `name`, by the simulator's action that puts it into the pot:
+    the substance where it is moved itself, its cup where it is poured from one; None where neither."""
+    return {
+        f"move {name} to metal pot": name,
+        f"pour cup containing {name} into metal pot": f"cup containing {name}",
+    }.get(into_pot)
 
 
 class ScienceWorldEnv:
@@ -58,10 +69,42 @@ class ScienceWorldEnv:
         self.sw.server.reset()
         self.sw.lastStepScore = 0
         self.task = str(self.sw.server.freeActionTaskDesc())  # fixed for the episode: asked once, not every step
+        self.moved_to = self._carry_substance(seed) if self.game.param_values.get("moved") and fold == "train" else None
         return self._state(self.sw.server.step("look around"))
 
     def step(self, action: str) -> GameState:
         return self._state(self.sw.server.step(action))
+
+    def _carry_substance(self, seed: int) -> str | None:
+        """`moved=1` on a change of state (games.CHANGES_OF_STATE): where the simulator's path moves the task's
+        substance itself into the pot (a solid: chocolate, marshmallow; not the freezer's ice, which would melt), carry it before play from the kitchen
+        to the table of the art studio or the workshop (drawn by the variation), shutting what was opened on the
+        way, and leave the agent in the kitchen. The room it went to (None where the substance stays: water, the
+        juices poured from their cups). Unseen by agents and data: play starts at the kitchen's look."""
+        named = SUBSTANCE.search(self.task)
+        gold = self.gold_actions()
+        name = named.group(1) if named else None
+        focus = gold.index(f"focus on {name}") if f"focus on {name}" in gold else None
+        thing = carried(name, gold[focus + 1] if focus is not None and focus + 1 < len(gold) else "")
+        if thing is None:
+            return None
+        arrived = gold.index("look around")  # the simulator's walk to the kitchen
+        walk, opened = gold[:arrived], [a for a in gold[arrived:focus] if a.startswith("open ") and " door " not in a]
+        if opened[-1:] == ["open freezer"]:  # ice: it would melt on the way
+            return None
+        room = random.Random(f"moved {self.game.world_game} {seed}").choice(CARRY_TO)
+        carry = [*walk, *opened, f"pick up {thing}", *(f"close {a.removeprefix('open ')}" for a in reversed(opened))]
+        carry += ["open door to hallway", "go to hallway", f"open door to {room}", f"go to {room}"]
+        carry += [f"move {thing} to table", "go to hallway", f"close door to {room}", "go to kitchen"]
+        if "open door to hallway" not in walk:
+            carry.append("close door to hallway")
+        for action in carry:
+            said = str(self.sw.server.step(action))
+            if not said.startswith(("You move", "The ")) or "already" in said and action.startswith("close"):
+                raise RuntimeError(
+                    f"{self.game.name} variation {seed}: carrying {name} to the {room}, '{action}' got '{said}'"
+                )
+        return room
 
     def _state(self, observation: str) -> GameState:
         raw = int(round(100 * self.sw.server.getScore()))

@@ -8,6 +8,7 @@ tests/test_scienceworld.py); a game's seeds are its variation numbers. Simplific
 from __future__ import annotations
 
 import random
+import re
 
 from bct.worlds.base import Game
 
@@ -52,6 +53,12 @@ SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers",
 ELECTRICAL = ("power-component", "conductivity")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = ("chemistry-mix-paint-secondary-color", "boil", "melt", "freeze", "change-the-state-of-matter-of")
+# The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
+# `game.params.moved=1` carries a train variation's solid substance (chocolate, marshmallow) to the table of
+# the art studio or the workshop before play (bct/worlds/scienceworld/env.py), so that a train world shows the
+# test's scene; dev and test variations are played as they are.
+CHANGES_OF_STATE = ("boil", "melt", "freeze", "change-the-state-of-matter-of")
+SUBSTANCE = re.compile(r"Your task is to (?:boil|melt|freeze|change the state of matter of) ([a-z ]+?)\.")
 
 # An evaluation's default step limit leaves room for the longest gold path of each task: on the first 10 dev
 # and test variations, boil's reach 184 actions, melt's 159, freeze's 145 (train variation 0 of
@@ -71,19 +78,24 @@ REPEATS = 20
 
 
 def accepts(task: str) -> dict[str, tuple[int, int]]:
-    """A task's parameters: ScienceWorld's simplifications, and `search` where its gold path can be a search
-    (bct/worlds/scienceworld/gold.py: the world is the same, its demonstrations find what the simulator's know)."""
+    """A task's parameters: ScienceWorld's simplifications, `search` where its gold path can be a search
+    (bct/worlds/scienceworld/gold.py: the world is the same, its demonstrations find what the simulator's know),
+    and `moved` on the changes of state (their train substance carried out of the kitchen)."""
     electrical = any(e in task for e in ELECTRICAL)
     return {
         "easy": (0, 1),
         **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")},
         **({"search": (0, 1)} if task in SEARCHABLE else {}),
+        **({"moved": (0, 1)} if task in CHANGES_OF_STATE else {}),
     }
+
+
+OURS = ("search", "moved")  # parameters of bct's, not the simulator's
 
 
 def simplifications(game: Game) -> str:
     """ScienceWorld's simplification string for a game's parameters ("" for none)."""
-    on = [k for k, v in game.param_values.items() if v and k != "search"]  # search: ours, not the simulator's
+    on = [k for k, v in game.param_values.items() if v and k not in OURS]
     if "easy" in on and any(e in game.world_game for e in ELECTRICAL):  # `easy` would refuse a circuit task
         on = [s for s in SIMPLIFICATIONS if s != "noElectricalAction"] + [k for k in on if k != "easy"]
     return ",".join(dict.fromkeys(on))
@@ -107,12 +119,20 @@ GAMES: dict[str, Game] = {
     for task in VARIATIONS
 }
 ALIASES: dict[str, str] = {}
+
+
+def searched(task: str) -> str:
+    """The game of `task` that learns from its search: the changes of state with their train substances also
+    carried out of the kitchen (`moved1`; their dev and test worlds are ScienceWorld's)."""
+    if task not in SEARCHABLE:
+        return f"scienceworld-{task}"
+    return f"scienceworld-{task}-{'moved1-' if task in CHANGES_OF_STATE else ''}search1"
+
+
 # names that stand for several games wherever a list of games is accepted; `scienceworld-search`: the 30 with the
-# searches' demonstrations where a task has one (the same worlds: `search` changes the gold path, not the game)
-GROUPS = {
-    "scienceworld": list(GAMES),
-    "scienceworld-search": [f"{name}-search1" if task in SEARCHABLE else name for name, task in zip(GAMES, VARIATIONS)],
-}
+# searches' demonstrations where a task has one (`search` changes the gold path, not the game; `moved` the train
+# worlds of the changes of state only)
+GROUPS = {"scienceworld": list(GAMES), "scienceworld-search": [searched(task) for task in VARIATIONS]}
 
 
 def fold_size(game: Game, fold: str) -> int:

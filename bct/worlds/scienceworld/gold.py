@@ -30,7 +30,8 @@ import re
 from collections.abc import Callable, Generator, Iterator
 
 from bct.worlds.base import Game
-from bct.worlds.scienceworld.games import SEARCHABLE
+from bct.worlds.scienceworld.env import carried
+from bct.worlds.scienceworld.games import SEARCHABLE, SUBSTANCE
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -98,33 +99,66 @@ def paint_search(env) -> Generator[str, object, None]:
     raise ValueError(f"no pair of primaries made {target}")  # the game's colour wheel changed: a gold path fails
 
 
-_SUBSTANCE = re.compile(r"Your task is to (?:boil|melt|freeze|change the state of matter of) ([a-z ]+?)\.")
-# the simulator's own tour of the house when a substance is in none of the kitchen's containers, back to the kitchen
-TOUR = ("bathroom", "kitchen", "hallway", "art studio", "hallway", "workshop", "hallway", "kitchen")
+# the simulator's own tour of the house when a substance is in none of the kitchen's containers, back to the kitchen;
+# the two rooms off the hallway in an order drawn per variation, so that which one comes next is read from the
+# doors (the one still shut), not learned as a fixed sequence
+HALLWAY_ROOMS = ("art studio", "workshop")
+
+
+def tour(env) -> tuple[str, ...]:
+    first, second = random.Random(f"tour {env.game.world_game} {env.seed}").sample(HALLWAY_ROOMS, 2)
+    return ("bathroom", "kitchen", "hallway", first, "hallway", second, "hallway", "kitchen")
 
 
 def substance_search(env) -> Generator[str, object, None]:
     """The changes of state found by touring the house while the substance is out of sight (module docstring)."""
     gold = env.gold_actions()
+    if getattr(env.env, "moved_to", None):  # `moved=1`: the substance was carried away before play
+        yield from found_elsewhere(env, gold)
+        return
     looks = [i for i, a in enumerate(gold) if a == "look around"]
     arrived = looks[1] + 1 if len(looks) > 1 else 0  # the walk to the kitchen, its tools, and its second look
     step = None
     for action in gold[:arrived]:
         step = yield action
-    named = _SUBSTANCE.search(step.task) if step is not None else None
+    named = SUBSTANCE.search(step.task) if step is not None else None
     seen = re.compile(rf"\b{re.escape(named.group(1))}\b") if named else None
     focus = next((i for i, a in enumerate(gold) if a.startswith("focus on")), len(gold))
     # where the simulator's path tours before it focuses (the substance is elsewhere), it is replayed as it is
     kitchen = not any(a.startswith("go to") for a in gold[arrived:focus])
     named_there = seen is not None and focus < len(gold) and seen.search(gold[focus])
     if kitchen and named_there and "called the kitchen" in step.look and not seen.search(step.look):  # shut away
-        for room in TOUR:
+        for room in tour(env):
             yield f"open door to {room}"
             yield f"go to {room}"
             step = yield "look around"
             if room != "kitchen" and seen.search(step.look):
                 raise ValueError(f"the tour met {named.group(1)} in the {room}, not in the kitchen's containers")
     for action in gold[arrived:]:
+        yield action
+
+
+def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
+    """A change of state whose substance was carried out of the kitchen before play (`moved=1`, env.py), played as
+    the simulator plays a test variation, where the metal lies on the workshop's table: the kitchen's tools, the tour
+    (as for a substance shut away) until the substance is in sight, picked up there and brought back to the kitchen,
+    where the simulator's path goes on from its focus."""
+    name = SUBSTANCE.search(env.env.task).group(1)
+    seen = re.compile(rf"\b{re.escape(name)}\b")
+    focus = gold.index(f"focus on {name}")
+    looks = [i for i, a in enumerate(gold) if a == "look around"]
+    for action in gold[looks[0] : looks[1] + 1]:  # play starts in the kitchen: its look, tools, and look again
+        yield action
+    for room in tour(env):
+        yield f"open door to {room}"
+        yield f"go to {room}"
+        step = yield "look around"
+        if room != "kitchen" and seen.search(step.look):
+            break
+    else:
+        raise ValueError(f"the tour did not meet {name} (carried to the {env.env.moved_to})")
+    yield f"pick up {carried(name, gold[focus + 1])}"
+    for action in ("open door to hallway", "go to hallway", "open door to kitchen", "go to kitchen", *gold[focus:]):
         yield action
 
 
