@@ -332,3 +332,11 @@ def test_common_task_rule_10_reads_around_the_tasks_thing_only_where_it_ends_a_l
     assert m.actions[0] == "focus on <e1>" and m.actions[1] not in ("pick up <e1> cup", "pick up tin cup")
     assert m.restore(m.actions[1]) == "pick up tin cup"
     assert "a <e1> cup" in type(rep)(known, rule=9).map(prompt, []).source  # the older rule, for its checkpoints
+    # an agent that writes sends only what it sees by the prompt's numbering: the tin is <e1> in the glass cup only
+    kitchen = prompt.replace("a glass cup (containing a substance called tin)", "nothing")
+    assert rep.map(prompt, []).in_sight("focus on <e1>") and not rep.map(kitchen, []).in_sight("focus on <e1>")
+    assert rep.map(kitchen, []).in_sight("open <e2>") and rep.map(kitchen, []).in_sight("look around")
+    # a tin cup common enough to stay a word stays "tin cup", not "<e1> cup"
+    common = type(rep)(known | {"tin cup"}).map(kitchen, [])
+    assert "a tin cup (containing nothing)" in common.source and common.rewrite("pick up tin cup") == "pick up tin cup"
+    assert not common.in_sight("focus on <e1>")

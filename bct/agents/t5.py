@@ -258,7 +258,8 @@ class T5Agent(Agent):
     def _write(self, cands: list[str], m, ob: Observation, world) -> tuple[str, list[str]]:
         """The command an agent that writes its actions sends: its best candidate that names only things the
         step shows (observation, look, inventory; `World.knows`: no "focus on dove" where no dove is
-        in sight), else its best. The prompt's previous action is not asked: a wrong name written once would
+        in sight; and by the prompt's own numbering, `in_sight`: no "focus on <e1>" where only a tin cup holds the
+        word), else its best. The prompt's previous action is not asked: a wrong name written once would
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop), and
         where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`,
@@ -272,7 +273,9 @@ class T5Agent(Agent):
             return written[0], written[1:]
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
-        known = [c for c in written if c.strip() and world.knows(c, text)] or written[:1]  # "": no command
+        known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)] or written[
+            :1
+        ]  # "": no command
         if self.untried:
             sent = self._sent.get(ob.episode, set())
             where = self._where(ob)

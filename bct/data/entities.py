@@ -59,6 +59,7 @@ _PUT = re.compile(rf"^(?:put|place|insert|cook) (?:{_QUANTITY})?(.+?) (?:in|on|i
 _VERB_ARG = re.compile(rf"^(?:next step to|look at|[a-z]+) (?:{_QUANTITY})?(.+)$")
 _OBS = re.compile(r" </s> OBS (.*?) </s> INV ")
 _PACT = re.compile(r" </s> PACT (.*?) </s> POBS ")
+_SEEN = re.compile(r" </s> OBS (.*?) </s> PACT ")  # the step's observation, inventory and look
 _PLACEHOLDER = re.compile(r"<[en]\d+>")
 _SPACED = re.compile(r"\s*(<[en]\d+>)\s*")
 
@@ -149,7 +150,11 @@ class EntityMap:
             held = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{end}" for n in first) or "(?!)", re.I)
             firsts = {n.lower() for n in first}
             named = {n for n in named if n.lower() in firsts or not held.search(n)}
-        names = sorted((n for n in named if n not in keep), key=lambda n: (-len(n), n))
+        # with inside="head", a longer name the thing only qualifies stays whole even where it stays a word ("tin
+        # cup" kept as written is matched as itself, not as "<e1> cup")
+        anywhere = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in first) or "(?!)", re.I)
+        self._shield = {n.lower() for n in named & keep if inside == "head" and anywhere.search(n)}
+        names = sorted((n for n in named if n not in keep or n.lower() in self._shield), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself
             alternatives.append(rf"(?<![\w.<]){NUMBER}(?!\d)")
@@ -175,6 +180,8 @@ class EntityMap:
 
     def _sub(self, m: re.Match) -> str:
         name = m.group(0).lower()
+        if name in self._shield:
+            return m.group(0)
         placeholder = self.names.get(name)
         if placeholder is None:
             kind = "n" if name[0].isdigit() else "e"
@@ -200,3 +207,10 @@ class EntityMap:
         """Placeholders written back as the names they stand for (for the fallback's word overlap)."""
         back = {p: n for n, p in self.names.items()}
         return _PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), text)
+
+    def in_sight(self, abstract_action: str) -> bool:
+        """Whether every placeholder an abstract action names stands in the prompt's observation, inventory or
+        look, as this prompt numbered them: a name the task gives (`<e1>`) is not in sight because a longer name
+        holds its word ("a tin cup" is `<e2>`), though a check of the words would pass "tin"."""
+        seen = _SEEN.search(self.source)
+        return seen is None or all(p in seen.group(1) for p in _PLACEHOLDER.findall(abstract_action))

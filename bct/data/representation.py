@@ -31,6 +31,9 @@ class TextMap:
     def concrete(self, text: str) -> str:
         return text
 
+    def in_sight(self, action: str) -> bool:
+        return True
+
 
 class Representation:
     name = ""
