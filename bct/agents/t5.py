@@ -273,9 +273,8 @@ class T5Agent(Agent):
             return written[0], written[1:]
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
-        known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)] or written[
-            :1
-        ]  # "": no command
+        known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
+        known = known or written[:1]  # "": no command
         if self.untried:
             sent = self._sent.get(ob.episode, set())
             where = self._where(ob)

@@ -152,8 +152,10 @@ class EntityMap:
             named = {n for n in named if n.lower() in firsts or not held.search(n)}
         # with inside="head", a longer name the thing only qualifies stays whole even where it stays a word ("tin
         # cup" kept as written is matched as itself, not as "<e1> cup")
-        anywhere = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in first) or "(?!)", re.I)
-        self._shield = {n.lower() for n in named & keep if inside == "head" and anywhere.search(n)}
+        self._shield: set[str] = set()
+        if inside == "head":
+            anywhere = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in first) or "(?!)", re.I)
+            self._shield = {n.lower() for n in named & keep if anywhere.search(n)}
         names = sorted((n for n in named if n not in keep or n.lower() in self._shield), key=lambda n: (-len(n), n))
         alternatives = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names]
         if numbers:  # else numbers stay as written, for a model that must read them itself

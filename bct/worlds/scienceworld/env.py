@@ -76,11 +76,12 @@ class ScienceWorldEnv:
         return self._state(self.sw.server.step(action))
 
     def _carry_substance(self, seed: int) -> str | None:
-        """`moved=1` on a change of state (games.CHANGES_OF_STATE): where the simulator's path moves the task's
-        substance itself into the pot (a solid: chocolate, marshmallow; not the freezer's ice, which would melt), carry it before play from the kitchen
-        to the table of the art studio or the workshop (drawn by the variation), shutting what was opened on the
-        way, and leave the agent in the kitchen. The room it went to (None where the substance stays: water, the
-        juices poured from their cups). Unseen by agents and data: play starts at the kitchen's look."""
+        """`moved=1` on a change of state (games.CHANGES_OF_STATE): where the simulator's path puts the task's
+        substance into the pot itself (a solid: chocolate, marshmallow; not the freezer's ice, which would melt on
+        the tour) or pours it from a cup (the juices), carry it, or its cup, before play from the kitchen to the
+        table of the art studio or the workshop (drawn by the variation), shut what was opened on the way, and
+        leave the agent in the kitchen. Returns the room (None where nothing is carried: water from the sink).
+        Unseen by agents and data: play starts at the kitchen's look."""
         named = SUBSTANCE.search(self.task)
         gold = self.gold_actions()
         name = named.group(1) if named else None

@@ -54,9 +54,9 @@ ELECTRICAL = ("power-component", "conductivity")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = ("chemistry-mix-paint-secondary-color", "boil", "melt", "freeze", "change-the-state-of-matter-of")
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
-# `game.params.moved=1` carries a train variation's solid substance (chocolate, marshmallow) to the table of
-# the art studio or the workshop before play (bct/worlds/scienceworld/env.py), so that a train world shows the
-# test's scene; dev and test variations are played as they are.
+# `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the
+# table of the art studio or the workshop before play (bct/worlds/scienceworld/env.py), so that a train world shows
+# the test's scene; dev and test variations are played as they are.
 CHANGES_OF_STATE = ("boil", "melt", "freeze", "change-the-state-of-matter-of")
 SUBSTANCE = re.compile(r"Your task is to (?:boil|melt|freeze|change the state of matter of) ([a-z ]+?)\.")
 

@@ -21,6 +21,9 @@ kitchen and every test substance (a metal) in the workshop: the simulator's test
 it, and no train path ever shows a tour. Their search (`substance_search`) makes the simulator's tour (door,
 room, look around, the substance in none of them) where the substance is shut in a kitchen container, then
 opens the containers as the simulator does: what an agent must do when the task's substance is not in sight.
+Where the train world had its substance carried out of the kitchen before play (`moved=1`, env.py), the tour
+meets it (`found_elsewhere`): picked up where it lies and brought back, as the simulator's test paths do with the
+workshop's metal; the two rooms off the hallway come in an order drawn per variation.
 """
 
 from __future__ import annotations
