@@ -113,6 +113,13 @@ def tour(env) -> tuple[str, ...]:
     return ("bathroom", "kitchen", "hallway", first, "hallway", second, "hallway", "kitchen")
 
 
+def visit(room: str) -> Generator[str, object, object]:
+    """Into a room of the tour and a look there; returns the step the look made."""
+    yield f"open door to {room}"
+    yield f"go to {room}"
+    return (yield "look around")
+
+
 def substance_search(env) -> Generator[str, object, None]:
     """The changes of state found by touring the house while the substance is out of sight (module docstring)."""
     gold = env.gold_actions()
@@ -132,9 +139,7 @@ def substance_search(env) -> Generator[str, object, None]:
     named_there = seen is not None and focus < len(gold) and seen.search(gold[focus])
     if kitchen and named_there and "called the kitchen" in step.look and not seen.search(step.look):  # shut away
         for room in tour(env):
-            yield f"open door to {room}"
-            yield f"go to {room}"
-            step = yield "look around"
+            step = yield from visit(room)
             if room != "kitchen" and seen.search(step.look):
                 raise ValueError(f"the tour met {named.group(1)} in the {room}, not in the kitchen's containers")
     for action in gold[arrived:]:
@@ -153,9 +158,7 @@ def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
     for action in gold[looks[0] : looks[1] + 1]:  # play starts in the kitchen: its look, tools, and look again
         yield action
     for room in tour(env):
-        yield f"open door to {room}"
-        yield f"go to {room}"
-        step = yield "look around"
+        step = yield from visit(room)
         if room != "kitchen" and seen.search(step.look):
             break
     else:
