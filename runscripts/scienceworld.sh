@@ -17,7 +17,9 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs; 0: the
-#   simulator's paths alone); extra Hydra overrides go to bct.train.
+#   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
+#   from more train variations than GAMES, the smallest tasks' examples count twice an epoch: the `mix` below;
+#   0: GAMES for every task, one pass); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
@@ -32,7 +34,20 @@ STEPS=${STEPS:-100}
 MODEL=${MODEL:-t5-cpu-scratch}
 JOBS=${JOBS:-1}
 SEARCH=${SEARCH:-1}
+WIDE=${WIDE:-1}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search)
+mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
+if [ "$WIDE" = 1 ]; then
+  # which thing is an animal, a plant, living or not, lives longest: short episodes, learned from variety
+  for t in find-animal find-living-thing find-non-living-thing find-plant; do mix+=("+mix.scienceworld-$t.num_games=60"); done
+  for t in lifespan-longest-lived lifespan-shortest-lived lifespan-longest-lived-then-shortest-lived \
+    measure-melting-point-known-substance; do mix+=("+mix.scienceworld-$t.num_games=40"); done
+  mix+=("+mix.scienceworld-test-conductivity.num_games=50")
+  # folds of 4-18 train variations, all taken: twice in each epoch
+  for t in identify-life-stages-1 identify-life-stages-2 chemistry-mix chemistry-mix-paint-tertiary-color; do
+    mix+=("+mix.scienceworld-$t.passes=2")
+  done
+fi
 sizes=()
 [ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)
 py=.venv/bin/python
@@ -43,12 +58,12 @@ other=$([ "$MEMORY" = false ] && echo true || echo false)
 for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate "games=[$group]" "num_games=$GAMES" folds=[train] modules=[false] "memory=$memory" workers=2 \
-    progress=false >>"$RESULTS/logs/generate.log" 2>&1
+  $py -m bct.generate "games=[$group]" "num_games=$GAMES" "${mix[@]}" folds=[train] modules=[false] "memory=$memory" \
+    workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
   $py -m bct.train "games=[$group]" modules=false "memory=$memory" entities=common-task "model=$MODEL" \
-    "num_games=$GAMES" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+    "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only

@@ -152,3 +152,26 @@ def test_a_file_from_other_seeds_is_played_again_where_they_differ(tmp_path):
     entry = generate(["sorting"], [True], ["train"], num_games=3, out_dir=tmp_path, progress=False)["files"][rel]
     assert entry["reused"] == 2 and entry["episodes"] == 3 and entry["variations"] == list(range(first, last + 1))
     assert {json.loads(line)["seed"] for line in (tmp_path / rel).read_text().splitlines()} == {first, first + 1, last}
+
+
+def test_a_mix_gives_a_game_its_own_number_of_games_as_bct_train_reads_it(tmp_path, cli, one_line):
+    """`+mix.GAME.num_games=N` (bct.train's key) plays N games of that game, `num_games` of the others, and the
+    training run with the same mix finds its data written; a mix key naming no game of the run is one line."""
+    r = run(
+        "games=[sorting,arithmetic]",
+        "modules=[true]",
+        "folds=[train]",
+        "num_games=2",
+        f"out_dir={tmp_path}",
+        "+mix.sorting.num_games=5",
+        "+mix.sorting.passes=3",
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    files = json.loads((tmp_path / "manifest.json").read_text())["files"]
+    assert files["sorting/modules/train.jsonl"]["episodes"] == 5
+    assert files["arithmetic/modules/train.jsonl"]["episodes"] == 2
+    assert files["sorting/modules/train.jsonl"]["settings"]["num_games"] == 5
+    one_line(
+        cli("bct.generate", "games=[sorting]", f"out_dir={tmp_path}", "+mix.twc.num_games=3", "progress=false"),
+        "mix.twc: not a game of this run (sorting)",
+    )

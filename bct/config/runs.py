@@ -80,22 +80,27 @@ def model_identity(model: dict) -> dict:
     return {k: v for k, v in model.items() if not k.endswith("_by_game")}
 
 
+def mix_entries(mix: dict, games: list) -> dict:
+    """Each game's `mix.GAME` entry (None where the mix names it not), by its name or its preset's (a variant's
+    memory setting reads its preset's entry); a key that names no game of the run is an error."""
+    unknown_keys = sorted(set(mix) - {k for g in games for k in (g.name, g.preset)})
+    if unknown_keys:
+        raise UserError(
+            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
+            f"name a game of `games`"
+        )
+    return {g: mix.get(g.name) or mix.get(g.preset or g.name) for g in games}
+
+
 def mixture(cfg, games: list) -> dict[str, dict]:
     """Per game of a run (bct.config.settings.TrainSettings), how much of its gold data it trains on: its first
     `num_games` training games (`mix.GAME.num_games`, else the model preset's for that game, as a run of
     that game alone would have) and `passes` copies of their distinct examples per epoch (`mix.GAME.passes`,
     else 1). A cap and a weight per game, so that a game with long episodes does not drown the others."""
     by_preset = cfg.model.num_games_by_game or {}
-    unknown_keys = sorted(set(cfg.mix) - {k for g in games for k in (g.name, g.preset)})
-    if unknown_keys:
-        raise UserError(
-            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
-            f"name a game of `games`"
-        )
     out = {}
-    for g in games:
+    for g, given in mix_entries(cfg.mix, games).items():
         key = g.preset or g.name  # a variant's memory setting: its preset's entry
-        given = cfg.mix.get(g.name) or cfg.mix.get(key)
         num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
         out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
     return out

@@ -226,6 +226,7 @@ class GenerateSettings(Command):
     memory: Optional[bool]  # the working memory; null: each game's default
     folds: Any
     num_games: NumVariations
+    mix: dict[str, MixEntry] = {}  # mix.GAME.num_games: that game's number instead (as bct.train's mix; passes unused)
     out_dir: str
     overwrite: bool
     progress: bool

@@ -8,12 +8,13 @@ import logging
 import multiprocessing
 import tempfile
 import time
+from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from bct.config.runs import FolderLock
+from bct.config.runs import FolderLock, mix_entries
 from bct.config.settings import GenerateSettings, memory_of
 from bct.core.errors import UserError
 from bct.core.files import write_atomic, write_jsonl
@@ -45,16 +46,21 @@ def generate(
     progress: bool = True,
     config: dict | None = None,
     workers: int = 1,
+    num_games_of: Mapping[str, int] | None = None,
 ) -> dict:
     """Write `out_dir/<game>/<modules|nomodules>/<fold>.jsonl` and update `out_dir/manifest.json`; return the
     manifest. `games` are registry names or Game objects (variants with their own parameters); `modules` a
     list of true (with the game's modules), false and/or all (every module in every game). `workers`
-    processes play games side by side, one game and module setting each (its JVM and its folds)."""
+    processes play games side by side, one game and module setting each (its JVM and its folds).
+    `num_games_of`: games (by name, or a variant's by its preset's) played from another number of games than
+    `num_games` (bct.train's `mix.GAME.num_games`, so that a run's mix has its data)."""
     games = {g.name: g for g in map(as_game, check_choices("game", games, as_game))}
     modules = check_choices("module setting", modules, check_modules)
     folds = check_choices("fold", folds, check_fold)
+    entries = mix_entries(dict(num_games_of or {}), list(games.values()))
+    count = {name: int(entries[g] or num_games) for name, g in games.items()}
     seeds_of = {
-        (name, fold): fold_seeds(g, fold, int(num_games), "games", "num_games")
+        (name, fold): fold_seeds(g, fold, count[name], "games", "num_games")
         for name, g in games.items()
         for fold in folds
     }
@@ -68,7 +74,7 @@ def generate(
         ) from None
     # Jobs of a sweep share a data folder: one writes at a time, the others wait, then find it written.
     with FolderLock(out_dir, "data generation", wait=True):
-        return _generate(games, modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config, workers)
+        return _generate(games, modules, folds, seeds_of, count, out_dir, overwrite, progress, config, workers)
 
 
 def _play(
@@ -147,12 +153,13 @@ def _variations(entry: dict) -> list[int]:
 
 
 def _generate(
-    games, settings_of_modules, folds, seeds_of, num_games, out_dir, overwrite, progress, config, workers=1
+    games, settings_of_modules, folds, seeds_of, count, out_dir, overwrite, progress, config, workers=1
 ) -> dict:
     manifest = read_manifest(out_dir)
-    base = {"num_games": int(num_games), "format": DATA_FORMAT}
     # the world's own version: data made by another release of its games are made again
-    settings_of = {name: {**base, **world_of(g).version()} for name, g in games.items()}
+    settings_of = {
+        name: {"num_games": count[name], "format": DATA_FORMAT, **world_of(g).version()} for name, g in games.items()
+    }
 
     # (game, modules) -> its files to write: (file, fold, seeds, episodes already written)
     groups: dict[tuple[str, bool], list[tuple[str, str, list[int], dict]]] = {}
@@ -243,6 +250,7 @@ def run(cfg: GenerateSettings) -> dict:
             cfg.progress,
             config=cfg.dump(),
             workers=cfg.workers,
+            num_games_of={k: e.num_games for k, e in cfg.mix.items() if e.num_games},
         )
         written += manifest["written"]
         games += [(g, modules) for g in these]
