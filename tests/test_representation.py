@@ -325,8 +325,7 @@ def test_common_task_rule_10_reads_around_the_tasks_thing_only_where_it_ends_a_l
         .replace("a cupboard", "a cupboard. In the cupboard is: a tin cup (containing nothing)", 1)
         .replace("a table", "a table. On the table is: a glass cup (containing a substance called tin)", 1)
     )
-    rep = type(get_representation("common-task"))(known)
-    assert rep.rule == 10
+    rep = type(get_representation("common-task"))(known, rule=10)
     m = rep.map(prompt, ["focus on tin", "pick up tin cup"])
     assert "a substance called <e1>)" in m.source and "<e1> cup" not in m.source
     assert m.actions[0] == "focus on <e1>" and m.actions[1] not in ("pick up <e1> cup", "pick up tin cup")
@@ -340,3 +339,19 @@ def test_common_task_rule_10_reads_around_the_tasks_thing_only_where_it_ends_a_l
     common = type(rep)(known | {"tin cup"}).map(kitchen, [])
     assert "a tin cup (containing nothing)" in common.source and common.rewrite("pick up tin cup") == "pick up tin cup"
     assert not common.in_sight("focus on <e1>")
+
+
+def test_common_task_rule_11_writes_what_a_task_asks_to_create_beside_its_placeholder():
+    """A tertiary paint's name is its recipe (violet-red: red and violet). Under rule 10 an uncommon one read
+    "create <e1>" alone and the agent mixed at random; it keeps its words beside its placeholder, and the
+    action the agent writes is still the placeholder's."""
+    known = {"art studio", "wood cup", "red paint", "blue paint"}
+    task = "use chemistry to create violet-red paint. When you are completely done, focus on the violet-red paint"
+    prompt = _sw_prompt("art studio", ["wood cup"], task)
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule == 11
+    m = rep.map(prompt, ["focus on violet-red paint"])
+    assert "create violet-red paint <e1>." in m.source and m.actions == ["focus on <e1>"]
+    assert "create <e1>." in type(rep)(known, rule=10).map(prompt, []).source  # the older rule, for its checkpoints
+    # a thing the task is about but does not create stays a placeholder alone where its name is uncommon
+    assert "boil <e1>." in rep.map(_sw_prompt("kitchen", ["sink"], "boil lead"), []).source

@@ -179,18 +179,24 @@ class CommonTask(Common):
     # under 8 boil water and boil orange juice read alike in the kitchen, and only water comes from the sink;
     # 10: as 9, a longer name read around the task's thing only where it ends with it ("substance called <e1>"),
     # not where the thing only qualifies it: under 9 boil tin's kitchen showed "a <e1> cup", and the agent focused
-    # on tin there
-    rule = 10
-    older_rules = (6, 7, 8, 9)
+    # on tin there; 11: as 10, with what a task asks to create written beside its placeholder common or not ("create
+    # violet-red paint <e1>"): the paint's name is its recipe, and under 10 a tertiary paint read "create <e1>" alone,
+    # so no agent could tell which two paints to mix (0.10)
+    rule = 11
+    older_rules = (6, 7, 8, 9, 10)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
         self.rule = rule or type(self).rule
 
     def map(self, source: str, valid_actions: list[str]):
-        own = tuple(registry.task_things(source.partition(" </s> ")[0], made=self.rule >= 7))
+        task = source.partition(" </s> ")[0]
+        own = tuple(registry.task_things(task, made=self.rule >= 7))
         keep = self.known.difference(own)
-        beside = frozenset(n.lower() for n in own[:1] if n in self.known) if self.rule >= 9 else frozenset()
+        made = set(own).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
+        beside = (
+            frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset()
+        )
         return EntityMap(
             source,
             valid_actions,
