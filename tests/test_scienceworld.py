@@ -630,3 +630,49 @@ def test_the_gpu_budget_script_trains_plays_hands_back_in_parts_and_lands(tmp_pa
     (played,) = landed.rglob("results.json")
     result = json.loads(played.read_text())
     assert result["game"] == f"{task}-nomemory" and result["complete"] and result["num_variations"] == 1
+
+
+def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_never_which_box():
+    from bct.modules import make_module
+
+    compare = make_module("compare")
+    compare.given(TASK)  # "above 300.0 degrees celsius, focus on the blue box"
+    compare.observe("the thermometer measures a temperature of 327 degrees celsius", KITCHEN, "")
+    assert compare.commands() == ["compare 327 300"]
+    assert compare.run("compare 327 300.0") == "327 is above 300."
+    assert compare.run("compare 327 with 300") == "327 is above 300."
+    assert "box" not in compare.run("compare 327 300")  # a fact, never the next action
+    compare.observe("the thermometer measures a temperature of -12 degrees celsius", KITCHEN, "")
+    assert compare.run("compare -12 300.0") == "-12 is below 300."
+    assert compare.run("compare 300 300") == "300 is equal to 300."
+    # bad input is answered, not raised
+    assert compare.run("compare 327").startswith("'compare' takes two numbers, got 1. Usage: compare A B")
+    assert "are not both numbers" in compare.run("compare lead 300")
+    assert "I have not observed the number 999" in compare.run("compare 999 300")
+    compare.reset()
+    assert compare.commands() == [] and "not observed" in compare.run("compare 327 300")
+
+
+@pytest.mark.slow
+def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_and_the_side_is_the_boxs():
+    """measure-melting-point-known-substance with modules=true: the compare module's call comes right before the
+    first action that names a box, with the latest reading and the task's threshold; its answer says the side of
+    the box the gold path then chooses; the episode reaches 100. A task of no module plays the same both ways."""
+    import re
+
+    from bct.worlds.play import data_modules
+
+    g = get_game("scienceworld-measure-melting-point-known-substance").with_memory(False)
+    assert g.module == "compare" and data_modules(g, True) is True
+    assert data_modules(get_game("scienceworld-boil").with_memory(False), True) is False
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok, traj.error
+            calls = [i for i, a in enumerate(traj.actions, 1) if a.startswith("compare ")]
+            assert len(calls) == 1, traj.actions
+            step, chosen = traj.steps[calls[0]], traj.actions[calls[0]]
+            assert step.from_module and re.fullmatch(r"-?\d+ is (above|below|equal to) -?\d+\.", step.observation)
+            task = step.task
+            above = re.search(r"is above [-\d.]+ degrees celsius, focus on the (\w+ box)", task).group(1)
+            assert chosen.startswith("focus on") and (above in chosen) == (" is above " in step.observation)

@@ -20,6 +20,7 @@ from bct.core.errors import UserError
 from bct.core.files import write_atomic, write_jsonl
 from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
 from bct.worlds.gold import play_gold
+from bct.worlds.play import data_modules
 from bct.worlds.registry import (
     as_game,
     check_choices,
@@ -164,7 +165,7 @@ def _generate(
     # (game, modules) -> its files to write: (file, fold, seeds, episodes already written)
     groups: dict[tuple[str, bool], list[tuple[str, str, list[int], dict]]] = {}
     for game in games:
-        for modules in settings_of_modules:
+        for modules in dict.fromkeys(data_modules(games[game], m) for m in settings_of_modules):
             for fold in folds:
                 rel = data_path(".", game, modules, fold).as_posix().removeprefix("./")
                 done, seeds = manifest["files"].get(rel, {}), seeds_of[game, fold]
@@ -256,7 +257,11 @@ def run(cfg: GenerateSettings) -> dict:
         games += [(g, modules) for g in these]
     n = sum(manifest["files"][rel]["examples"] for rel in written)
     kept = len(
-        {data_path(".", g.name, v, f).as_posix().removeprefix("./") for g, v in games for f in cfg_list(cfg.folds)}
+        {
+            data_path(".", g.name, data_modules(g, v), f).as_posix().removeprefix("./")
+            for g, v in games
+            for f in cfg_list(cfg.folds)
+        }
     ) - len(written)
     print(
         f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"

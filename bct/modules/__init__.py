@@ -5,6 +5,7 @@ from __future__ import annotations
 from bct.core.errors import unknown
 from bct.modules.base import Module
 from bct.modules.calc import Calc
+from bct.modules.compare import Compare
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.memory import Memory
 from bct.modules.memory_mapreader import GoalMemory
@@ -16,6 +17,7 @@ from bct.modules.sortquantity import SortQuantity
 
 MODULES: dict[str, type[Module]] = {
     "calc": Calc,
+    "compare": Compare,
     "navigation": Navigation,
     "navigation-directions": NavigationDirections,
     "sortquantity": SortQuantity,

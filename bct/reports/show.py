@@ -22,6 +22,7 @@ from bct.data.datasets import check_examples, data_path
 from bct.data.prompt import unpack
 from bct.data.representation import REPRESENTATIONS, get_representation
 from bct.reports.results import collect, episodes, solved
+from bct.worlds.play import data_modules
 from bct.worlds.registry import FOLDS, get_game, modules_label
 
 
@@ -140,8 +141,9 @@ def main(argv: list[str] | None = None) -> None:
         return show_results(args, Console())
     path = Path(args.what)
     if path.suffix != ".jsonl":
-        game = get_game(args.what).name
-        path = data_path(args.data_dir, game, not args.no_modules, args.fold)
+        played = get_game(args.what)
+        game = played.name
+        path = data_path(args.data_dir, game, data_modules(played, not args.no_modules), args.fold)
         if not path.exists():
             raise UserError(
                 f"no data at {path}; generate it: python -m bct.generate games=[{game}] "

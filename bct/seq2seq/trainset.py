@@ -12,6 +12,7 @@ from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manife
 from bct.data.entities import shuffle_numbering
 from bct.data.prompt import training_pair
 from bct.worlds.base import Game
+from bct.worlds.play import data_modules
 from bct.worlds.registry import modules_label, world_of
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: in
     from bct.data.generation import generate
 
     num_games = num_games or cfg.num_games
+    modules = data_modules(game, modules)  # a game that no module changes reads the data without
     path = data_path(cfg.data_dir, game.name, modules, "train")
     entry = read_manifest(cfg.data_dir)["files"].get(f"{game.name}/{modules_label(modules)}/train.jsonl", {})
     made = entry.get("settings", {})

@@ -42,6 +42,13 @@ def modules_of(game: Game, modules: bool | str) -> list[str]:
     return names + ([game.memory_module] if game.memory else [])
 
 
+def data_modules(game: Game, modules: bool | str) -> bool | str:
+    """The module setting whose gold data `game` is played from under `modules`: False where `modules` puts no
+    module in front of it that `modules=false` does not (a ScienceWorld task of no module of its own plays
+    the same with modules and without: one data file serves both)."""
+    return modules if modules_of(game, modules) != modules_of(game, False) else False
+
+
 class ModuleStack:
     """Symbolic modules in front of one game, and the order in which they hear of it: the task at reset,
     every game step's observation, look, inventory and score, every action taken, and each module's

@@ -91,6 +91,14 @@ def accepts(task: str) -> dict[str, tuple[int, int]]:
 
 
 OURS = ("search", "moved")  # parameters of bct's, not the simulator's
+# The tasks that sort what they measure by a threshold the task names ("If the melting point of tin is above 150.0
+# degrees celsius, focus on the green box"): played with the `compare` module (bct/modules/compare.py) where
+# modules=true, its call just before the box is chosen in their gold paths
+THRESHOLD_TASKS = (
+    "use-thermometer",
+    "measure-melting-point-known-substance",
+    "measure-melting-point-unknown-substance",
+)
 
 
 def simplifications(game: Game) -> str:
@@ -107,7 +115,7 @@ GAMES: dict[str, Game] = {
         "scienceworld",
         task,
         "",
-        "",
+        "compare" if task in THRESHOLD_TASKS else "",
         "scienceworld",
         memory=True,  # played with its working memory unless `memory=false` (`scienceworld-boil-nomemory`)
         memory_default=True,

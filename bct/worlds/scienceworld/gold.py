@@ -41,21 +41,38 @@ RECALL_EVERY = 2
 
 
 def gold_modules(game: Game, modules: bool | str) -> set[str]:
-    return {game.memory_module} if game.memory else set()
+    return ({game.memory_module} if game.memory else set()) | ({game.module} if modules and game.module else set())
+
+
+# The tasks that compare a reading with a threshold (`compare` module, games.THRESHOLD_TASKS): the threshold, each
+# thermometer reading, and a box the task names
+_THRESHOLD = re.compile(r" is above (-?\d+(?:\.\d+)?) degrees")
+_READING = re.compile(r"measures a temperature of (-?\d+(?:\.\d+)?) degrees")
+_BOX = re.compile(r"\bthe ([a-z]+ box)\b")
 
 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
-    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; each
-    step is sent back (read by a search)."""
+    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls, and with
+    the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
+    threshold just before the first action that names one of the task's boxes; each step is sent back (read by
+    a search)."""
     search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
+    task = env.last.task
+    threshold = _THRESHOLD.search(task) if "compare" in gold_modules(env.game, modules) else None
+    boxes, reading = set(_BOX.findall(task)), None
     action = next(actions, None)
     while action is not None:
         if env.game.memory and since >= RECALL_EVERY:
             yield RECALL
             since = 0
+        if threshold and reading and any(b in action for b in boxes):
+            yield f"compare {reading} {threshold.group(1)}"
+            threshold = None  # once, at the decision
         step = yield action
+        measured = _READING.search(step.observation)
+        reading = measured.group(1) if measured else reading
         since += 1
         try:
             action = actions.send(step) if search else next(actions)

@@ -1,0 +1,66 @@
+"""compare: which side of one observed number another lies, as a thermometer's reading against the threshold a
+task names ("If the melting point of tin is above 150.0 degrees celsius, focus on the green box").
+
+A small model trained from scratch reads "233" and "150.0" as tokens, not as quantities: cloned from 40 train
+variations it learned which box each substance goes to, not the comparison, and sent tin (232 degrees) to the
+box for "below" in 6 of 7 test variations. The module computes the comparison; which box that means, and
+whether to focus on it now, is the agent's to choose.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from bct.core import language
+from bct.modules.base import Module, quote
+
+# "compare A B" and the same with a word between the numbers, as an agent may write it
+_JOINS = ("with", "to", "and")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def numbers_in(text: str) -> tuple[int | float, ...]:
+    """The numbers a text writes, as spaCy reads them ("-10.0" is one number, -10)."""
+    return tuple(n for tok in language.doc(text) if tok.like_num and (n := language.number(tok.text)) is not None)
+
+
+def side(a: float, b: float) -> str:
+    return "above" if a > b else "below" if a < b else "equal to"
+
+
+class Compare(Module):
+    name = "compare"
+    verbs = ("compare",)
+    usage = "compare A B, with two numbers you have observed (e.g. 'compare 233 150' says whether 233 is above 150)."
+
+    def reset(self) -> None:
+        self.task_numbers: tuple[int | float, ...] = ()
+        self.seen: set[int | float] = set()  # every number of the task and of each observation
+        self.latest: tuple[int | float, ...] = ()  # the numbers of the latest game observation
+
+    def given(self, task: str) -> None:
+        self.task_numbers = tuple(dict.fromkeys(numbers_in(task)))
+        self.seen.update(self.task_numbers)
+
+    def observe(self, observation: str, look: str, inventory: str) -> None:
+        self.latest = numbers_in(observation)
+        self.seen.update(self.latest)
+
+    def commands(self) -> list[str]:
+        """The latest observation's numbers (a reading) against each number the task names."""
+        return [
+            f"compare {language.fmt(a)} {language.fmt(b)}" for a in self.latest for b in self.task_numbers if a != b
+        ]
+
+    def run(self, action: str) -> str:
+        words = [w for w in action.lower().split()[1:] if w not in _JOINS]
+        if len(words) != 2:
+            return self.bad_usage(f"'compare' takes two numbers, got {len(words)}.")
+        values = [language.number(w) for w in words]
+        if None in values:
+            return self.bad_usage(f"'{quote(' '.join(words))}' are not both numbers.")
+        unseen = [w for w, v in zip(words, values) if v not in self.seen]
+        if unseen:
+            return f"I have not observed the number {quote(unseen[0])}; I only compare numbers you have seen."
+        a, b = values
+        return f"{language.fmt(a)} is {side(a, b)} {language.fmt(b)}."
