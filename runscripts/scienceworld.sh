@@ -9,7 +9,8 @@
 #   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
-#   decisive_passes: 4), MEMORY (false: the agent measured best plays without the working memory, 0.600 on the 30
+#   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
+#   three tasks that sort by one, bct/modules/compare.py; false: none), MEMORY (false: the agent measured best plays without the working memory, 0.600 on the 30
 #   by TALES's measure, docs/scienceworld.md), BASELINE=1 also trains and evaluates the agent with the other memory
 #   setting; MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
 #   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (1: one process plays all 30 tasks in one pool of
@@ -28,6 +29,7 @@ VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-20}
 EPOCHS=${EPOCHS:-8}
 DECISIVE=${DECISIVE:-4}
+MODULES=${MODULES:-true}
 MEMORY=${MEMORY:-false}
 BASELINE=${BASELINE:-0}
 STEPS=${STEPS:-100}
@@ -56,13 +58,13 @@ start=$(date +%s)
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['$group'])))")
 other=$([ "$MEMORY" = false ] && echo true || echo false)
 for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
-  run=scienceworld$([ "$memory" = false ] && echo -nomemory)
+  run=scienceworld$([ "$memory" = false ] && echo -nomemory)$([ "$MODULES" = false ] && echo -nomodules)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate "games=[$group]" "num_games=$GAMES" "${mix[@]}" folds=[train] modules=[false] "memory=$memory" \
+  $py -m bct.generate "games=[$group]" "num_games=$GAMES" "${mix[@]}" folds=[train] "modules=[$MODULES]" "memory=$memory" \
     workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
-  $py -m bct.train "games=[$group]" modules=false "memory=$memory" entities=common-task "model=$MODEL" \
+  $py -m bct.train "games=[$group]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" \
     "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
