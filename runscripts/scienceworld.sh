@@ -64,7 +64,8 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
     workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
-  $py -m bct.train "games=[$group]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" \
+  # distinct=false: every step of every gold path, with modules too (the CPU preset dedupes where modules=true)
+  $py -m bct.train "games=[$group]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
     "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
