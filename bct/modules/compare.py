@@ -1,7 +1,7 @@
 """compare: which side of one observed number another lies, as a thermometer's reading against the threshold a
 task names ("If the melting point of tin is above 150.0 degrees celsius, focus on the green box").
 
-A small model trained from scratch reads "233" and "150.0" as tokens, not as quantities: cloned from 40 train
+A small model trained from scratch reads "233" and "150.0" as tokens, not as quantities: cloned from 20 train
 variations it learned which box each substance goes to, not the comparison, and sent tin (232 degrees) to the
 box for "below" in 6 of 7 test variations. The module computes the comparison; which box that means, and
 whether to focus on it now, is the agent's to choose.
@@ -9,19 +9,12 @@ whether to focus on it now, is the agent's to choose.
 
 from __future__ import annotations
 
-import functools
-
 from bct.core import language
 from bct.modules.base import Module, quote
+from bct.modules.calc import read_numbers as numbers_in  # spaCy's reading: "-10.0" is one number, -10
 
 # "compare A B" and the same with a word between the numbers, as an agent may write it
 _JOINS = ("with", "to", "and")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def numbers_in(text: str) -> tuple[int | float, ...]:
-    """The numbers a text writes, as spaCy reads them ("-10.0" is one number, -10)."""
-    return tuple(n for tok in language.doc(text) if tok.like_num and (n := language.number(tok.text)) is not None)
 
 
 def side(a: float, b: float) -> str:
