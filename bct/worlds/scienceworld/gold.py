@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Generator, Iterator
 
 from bct.worlds.base import Game
+from bct.worlds.scienceworld import text
 from bct.worlds.scienceworld.env import carried
 from bct.worlds.scienceworld.games import SEARCHABLE, SUBSTANCE
 
@@ -44,11 +45,7 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
     return ({game.memory_module} if game.memory else set()) | ({game.module} if modules and game.module else set())
 
 
-# The tasks that compare a reading with a threshold (`compare` module, games.THRESHOLD_TASKS): the threshold, each
-# thermometer reading, and a box the task names
-_THRESHOLD = re.compile(r" is above (-?\d+(?:\.\d+)?) degrees")
-_READING = re.compile(r"measures a temperature of (-?\d+(?:\.\d+)?) degrees")
-_BOX = re.compile(r"\bthe ([a-z]+ box)\b")
+_BOX = re.compile(r"\bthe ([a-z]+ box)\b")  # a box a task names (the `compare` call comes before the first)
 
 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
@@ -60,7 +57,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task
-    threshold = _THRESHOLD.search(task) if "compare" in gold_modules(env.game, modules) else None
+    threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
     boxes, reading = set(_BOX.findall(task)), None
     action = next(actions, None)
     while action is not None:
@@ -68,11 +65,10 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
             yield RECALL
             since = 0
         if threshold and reading and any(b in action for b in boxes):
-            yield f"compare {reading} {threshold.group(1)}"
+            yield f"compare {reading} {threshold}"
             threshold = None  # once, at the decision
         step = yield action
-        measured = _READING.search(step.observation)
-        reading = measured.group(1) if measured else reading
+        reading = text.temperature(step.observation, as_written=True) or reading
         since += 1
         try:
             action = actions.send(step) if search else next(actions)

@@ -87,10 +87,11 @@ def focus(observation: str) -> str | None:
     return m.group(1) if m else None
 
 
-def temperature(observation: str) -> float | None:
-    """A thermometer's reading in degrees Celsius ("the thermometer measures a temperature of 16 degrees celsius")."""
+def temperature(observation: str, as_written: bool = False) -> float | str | None:
+    """A thermometer's reading in degrees Celsius ("the thermometer measures a temperature of 16 degrees celsius");
+    `as_written`: the number as the text writes it."""
     m = _TEMPERATURE.search(observation)
-    return float(m.group(1)) if m else None
+    return (m.group(1) if as_written else float(m.group(1))) if m else None
 
 
 def recipe(observation: str) -> str | None:
@@ -99,11 +100,11 @@ def recipe(observation: str) -> str | None:
     return m.group(1) if m else None
 
 
-def threshold(task: str) -> float | None:
+def threshold(task: str, as_written: bool = False) -> float | str | None:
     """The temperature a measuring task compares with ("If the melting point of X is above 50.0 degrees
-    celsius, focus on ...")."""
+    celsius, focus on ..."); `as_written`: the number as the task writes it ("50.0")."""
     m = _THRESHOLD.search(task)
-    return float(m.group(1)) if m else None
+    return (m.group(1) if as_written else float(m.group(1))) if m else None
 
 
 # A thing ScienceWorld's sentences mention: an article, then words up to punctuation, a bracket or the double
