@@ -676,3 +676,58 @@ def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_
             task = step.task
             above = re.search(r"is above [-\d.]+ degrees celsius, focus on the (\w+ box)", task).group(1)
             assert chosen.startswith("focus on") and (above in chosen) == (" is above " in step.observation)
+
+
+def test_watched_waits_water_a_pot_at_the_wait_that_dried_it_and_send_no_look_the_prompt_already_shows():
+    """The growing tasks' simulator paths wait five times and look around before watering again; the pot goes dry
+    at one of those waits, and a Markov agent cannot tell the waits after it from the ones before. Watched, the
+    path waters at the first prompt that shows the dry pot."""
+    from types import SimpleNamespace
+
+    from bct.worlds.scienceworld.gold import watched_waits
+
+    wet, dry = (
+        "flower pot 1 (containing a seed, soil, a substance called water)",
+        "flower pot 1 (containing a seedling, soil)",
+    )
+    gold = ["focus on seed in flower pot 1", "wait1", "wait1", "wait1", "wait1", "look around", "activate sink"]
+    env = SimpleNamespace(gold_actions=lambda: list(gold))
+    looks = iter([wet, wet, dry, dry, dry, dry, dry])
+    path = watched_waits(env)
+    sent = [next(path)]
+    for look in looks:
+        try:
+            sent.append(path.send(SimpleNamespace(look=f"In it, you see: a {look}. a sink")))
+        except StopIteration:
+            break
+    assert sent == ["focus on seed in flower pot 1", "wait1", "wait1", "activate sink"]
+    # a pot that stays wet waits the simulator's count (after the bee hive opens, fruit needs the time)
+    path, sent = watched_waits(env), []
+    sent.append(next(path))
+    for _ in range(10):
+        try:
+            sent.append(path.send(SimpleNamespace(look=wet)))
+        except StopIteration:
+            break
+    assert sent == [*gold[:5], "activate sink"]
+
+
+@pytest.mark.slow
+def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_waters_only_a_dry_pot():
+    from bct.worlds.scienceworld.gold import watered
+
+    g = get_game("scienceworld-grow-plant-search1").with_memory(False)
+    assert simplifications(g) == ""  # ours: the simulator is not told
+    with open_game(g, False, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success, (seed, traj.error)
+            env.reset(seed, "train")
+            assert len(traj.actions) < len(env.gold_actions())
+            pot = next(a for a in traj.actions if a.startswith("pour jug into ")).removeprefix("pour jug into ")
+            for before, step in zip(traj.steps, traj.steps[1:]):
+                if step.action == "activate sink" and before.action == "wait1":  # watered after a wait: it was dry
+                    assert pot not in watered(before.look), before.look
+                if step.action == "wait1" and step is not traj.steps[-1]:  # waited while it was wet (the last: it grew)
+                    assert pot in watered(before.look), before.look
+                assert not (step.action == "look around" and before.action == "wait1")

@@ -51,8 +51,18 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 # the task has no circuit)
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
+# tasks whose simulator's paths water their pots, wait a fixed count and look before they water again: with `search=1`
+# their waits are watched (gold.py, `watched_waits`)
+WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
-SEARCHABLE = ("chemistry-mix-paint-secondary-color", "boil", "melt", "freeze", "change-the-state-of-matter-of")
+SEARCHABLE = (
+    "chemistry-mix-paint-secondary-color",
+    "boil",
+    "melt",
+    "freeze",
+    "change-the-state-of-matter-of",
+    *WATCHED,
+)
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the
 # table of the art studio or the workshop before play (bct/worlds/scienceworld/env.py), so that a train world shows

@@ -24,6 +24,14 @@ opens the containers as the simulator does: what an agent must do when the task'
 Where the train world had its substance carried out of the kitchen before play (`moved=1`, env.py), the tour
 meets it (`found_elsewhere`): picked up where it lies and brought back, as the simulator's test paths do with the
 workshop's metal; the two rooms off the hallway come in an order drawn per variation.
+
+Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
+look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits after it and
+the look around read the same as the one before the watering, with another action to take, which a Markov agent
+cannot tell apart (the grow-plant agent waited until its step limit with a dry pot in sight). `watched_waits`
+replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
+and drops the
+look around after a run: what the path does next then follows the prompt that shows why.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from collections.abc import Callable, Generator, Iterator
 from bct.worlds.base import Game
 from bct.worlds.scienceworld import text
 from bct.worlds.scienceworld.env import carried
-from bct.worlds.scienceworld.games import SEARCHABLE, SUBSTANCE
+from bct.worlds.scienceworld.games import SEARCHABLE, SUBSTANCE, WATCHED
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -181,10 +189,41 @@ def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
         yield action
 
 
+WAITS = ("wait1", "wait")
+_POT = re.compile(r"(flower pot \d+) \(([^)]*)\)")  # a pot and what it holds, as the look lists it
+
+
+def watered(look: str) -> set[str]:
+    """The flower pots the look shows holding water."""
+    return {pot for pot, held in _POT.findall(look) if "water" in held}
+
+
+def watched_waits(env) -> Generator[str, object, None]:
+    """The simulator's path with its waits watched (module docstring): a run of waits ends at the first wait after
+    which a flower pot that held water holds none, and a look around right after a run is not sent (every prompt
+    shows the look)."""
+    gold = env.gold_actions()
+    step, i = None, 0
+    while i < len(gold):
+        if gold[i] not in WAITS or step is None:
+            step = yield gold[i]
+            i += 1
+            continue
+        before, end = watered(step.look), i
+        while end < len(gold) and gold[end] in WAITS:
+            end += 1
+        for action in gold[i:end]:
+            step = yield action
+            if before - watered(step.look):
+                break
+        i = end + (end < len(gold) and gold[end] == "look around")
+
+
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
 # ScienceWorld's name
 SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     "chemistry-mix-paint-secondary-color": paint_search,
     **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
+    **dict.fromkeys(WATCHED, watched_waits),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
