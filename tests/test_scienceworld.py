@@ -638,8 +638,10 @@ def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_neve
     compare = make_module("compare")
     compare.given(TASK)  # "above 300.0 degrees celsius, focus on the blue box"
     compare.observe("the thermometer measures a temperature of 327 degrees celsius", KITCHEN, "")
-    assert compare.commands() == ["compare 327 300"]
+    assert compare.commands() == ["compare 327 300", "compare reading 300"]
     assert compare.run("compare 327 300.0") == "327 is above 300."
+    compare.observe("You move to the kitchen.", KITCHEN, "")  # the reading out of view: the module remembers it
+    assert compare.run("compare reading 300.0") == "327 is above 300." and compare.commands() == ["compare reading 300"]
     assert compare.run("compare 327 with 300") == "327 is above 300."
     assert "box" not in compare.run("compare 327 300")  # a fact, never the next action
     compare.observe("the thermometer measures a temperature of -12 degrees celsius", KITCHEN, "")
@@ -651,12 +653,13 @@ def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_neve
     assert "I have not observed the number 999" in compare.run("compare 999 300")
     compare.reset()
     assert compare.commands() == [] and "not observed" in compare.run("compare 327 300")
+    assert "not observed a reading" in compare.run("compare reading 300")
 
 
 @pytest.mark.slow
 def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_and_the_side_is_the_boxs():
     """measure-melting-point-known-substance with modules=true: the compare module's call comes right before the
-    first action that names a box, with the latest reading and the task's threshold; its answer says the side of
+    first action that names a box, with the module's latest reading and the task's threshold; its answer says the side of
     the box the gold path then chooses; the episode reaches 100. A task of no module plays the same both ways."""
     import re
 
@@ -670,7 +673,7 @@ def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_
             traj = play_gold(env, seed, "train", True)
             assert traj.ok, traj.error
             calls = [i for i, a in enumerate(traj.actions, 1) if a.startswith("compare ")]
-            assert len(calls) == 1, traj.actions
+            assert len(calls) == 1 and traj.actions[calls[0] - 1].startswith("compare reading "), traj.actions
             step, chosen = traj.steps[calls[0]], traj.actions[calls[0]]
             assert step.from_module and re.fullmatch(r"-?\d+ is (above|below|equal to) -?\d+\.", step.observation)
             task = step.task

@@ -52,9 +52,10 @@ PLACEHOLDERS = ENTITY_TOKENS + NUMBER_TOKENS
 
 NUMBER = r"\d+(?:\.\d+)?"
 _QUANTITY = rf"(?:{NUMBER}\s?(?:[a-z]+ of )?|{NUMBER} )"  # "25g of ", "4 m of ", "6 " (before "pineapples")
-# Verbs whose arguments are not entities: directions, sort orders, numbers (numbers have their own placeholders).
+# Verbs whose arguments are not entities: directions, sort orders, numbers (numbers have their own placeholders;
+# `compare reading 200.0`: the word stands for the module's latest reading).
 # A recall form's words name what the memory answers (`recall recipe`, `recall map`), not an entity.
-_NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "look", "inventory", "task", "recall"}
+_NO_ENTITY = {"move", "go", "sort", "add", "sub", "mul", "div", "compare", "look", "inventory", "task", "recall"}
 _PUT = re.compile(rf"^(?:put|place|insert|cook) (?:{_QUANTITY})?(.+?) (?:in|on|into) (.+)$")
 _VERB_ARG = re.compile(rf"^(?:next step to|look at|[a-z]+) (?:{_QUANTITY})?(.+)$")
 _OBS = re.compile(r" </s> OBS (.*?) </s> INV ")

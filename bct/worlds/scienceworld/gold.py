@@ -73,7 +73,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
             yield RECALL
             since = 0
         if threshold and reading and any(b in action for b in boxes):
-            yield f"compare {reading} {threshold}"
+            yield f"compare reading {threshold}"  # the module's latest reading: in view or not
             threshold = None  # once, at the decision
         step = yield action
         reading = text.temperature(step.observation, as_written=True) or reading
