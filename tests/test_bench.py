@@ -79,3 +79,22 @@ def test_scaling_bench_says_where_the_time_goes_and_prints_the_ratio():
     lines = bench("bench/scaling.py", "--variations", "4", "--at-once", "1", "2", timeout=300)
     assert "JVM start" in lines[0] and "game steps" in lines[0] and "modules" in lines[0]
     assert float(lines[-1].split(": ")[1]) > 0
+
+
+def test_markov_fit_counts_the_examples_a_markov_agent_must_lose(tmp_path):
+    """The same prompt followed by two actions: the rarer is lost; a path whose prompts say why it acts loses none."""
+    import json
+
+    def row(game, source, target):
+        return json.dumps({"game": game, "source": source, "target": target, "valid_actions": []})
+
+    wait = "OBS You decide to wait. </s> LOOK a flower pot 1 (containing a seedling, soil)"
+    wet = "OBS You decide to wait. </s> LOOK a flower pot 1 (containing a seedling, soil, water)"
+    data = tmp_path / "train.jsonl"
+    rows = [row("simulator", wait, a) for a in ("wait1", "wait1", "wait1", "look around")]
+    rows += [row("watched", wet, "wait1"), row("watched", wet, "wait1"), row("watched", wait, "activate sink")]
+    data.write_text("\n".join(rows) + "\n")
+    lines = bench("bench/markov_fit.py", str(data), timeout=120)
+    lost = {line.split()[0]: float(line.split()[2]) for line in lines[1:]}
+    assert lost == {"simulator": 0.25, "watched": 0.0, "all": round(1 / 7, 3)}
+    assert "'wait1': 3, 'look around': 1" in next(line for line in lines if line.startswith("simulator"))
