@@ -19,7 +19,7 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it); 0: the
+#   dried it), the life stages focused by the names the look writes; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count twice an epoch: the `mix` below;
 #   0: GAMES for every task, one pass); extra Hydra overrides go to bct.train.

@@ -734,3 +734,26 @@ def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_w
                 if step.action == "wait1" and step is not traj.steps[-1]:  # waited while it was wet (the last: it grew)
                     assert pot in watered(before.look), before.look
                 assert not (step.action == "look around" and before.action == "wait1")
+
+
+def test_a_life_stage_is_focused_by_the_name_the_look_writes():
+    from bct.worlds.scienceworld.gold import as_seen
+
+    assert as_seen("egg turtle in outside") == "turtle egg"
+    assert as_seen("hatchling turtle in outside") == "hatchling turtle"
+    assert as_seen("apple seed in the seed stage in self watering flower pot 4") == "apple seed"
+    assert as_seen("apple tree in the adult stage in self watering flower pot 6") == "apple tree in the adult stage"
+
+
+@pytest.mark.slow
+def test_the_life_stages_focused_as_seen_copy_the_look_and_score_one():
+    g = get_game("scienceworld-identify-life-stages-2-search1").with_memory(False)
+    with open_game(g, False, list_actions=False) as env:
+        traj = play_gold(env, 0, "train", False)
+        assert traj.ok and traj.steps[-1].success, traj.error
+        focus = [(before, step) for before, step in zip(traj.steps, traj.steps[1:]) if step.action.startswith("focus")]
+        assert len(focus) == 4
+        # each by the look's own words where they name one thing; two trees reproducing: the simulator's referent
+        for before, step in focus[:3]:
+            assert before.look.count(step.action.removeprefix("focus on ")) == 1, step.action
+        assert focus[3][1].action.endswith(" in self watering flower pot 9")

@@ -54,6 +54,10 @@ ELECTRICAL = ("power-component", "conductivity")
 # tasks whose simulator's paths water their pots, wait a fixed count and look before they water again: with `search=1`
 # their waits are watched (gold.py, `watched_waits`)
 WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
+# tasks whose simulator's paths focus on a life stage by a referent of the simulator's own ("egg turtle in outside",
+# "apple tree in the adult stage in self watering flower pot 6"): with `search=1` by the name the look writes
+# (gold.py, `focus_as_seen`)
+LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = (
     "chemistry-mix-paint-secondary-color",
@@ -62,6 +66,7 @@ SEARCHABLE = (
     "freeze",
     "change-the-state-of-matter-of",
     *WATCHED,
+    *LIFE_STAGES,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the

@@ -32,6 +32,13 @@ cannot tell apart (the grow-plant agent waited until its step limit with a dry p
 replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
 and drops the
 look around after a run: what the path does next then follows the prompt that shows why.
+
+Life stages by the names the look writes. The life-stage tasks' simulator paths name what they focus on by referents
+of the simulator's own: "focus on egg turtle in outside" where the look lists "a turtle egg", "focus on apple tree
+in the adult stage in self watering flower pot 6" where it lists "a apple tree in the adult stage" in that pot; a
+small model composing those garbles them ("focus on self watering flower pot 1 in the seedling stage in self
+watering flower pot 3", refused). `focus_as_seen` focuses by the look's own words where they name one thing, so
+the command is a copy of what is in view.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from collections.abc import Callable, Generator, Iterator
 from bct.worlds.base import Game
 from bct.worlds.scienceworld import text
 from bct.worlds.scienceworld.env import carried
-from bct.worlds.scienceworld.games import SEARCHABLE, SUBSTANCE, WATCHED
+from bct.worlds.scienceworld.games import LIFE_STAGES, SEARCHABLE, SUBSTANCE, WATCHED
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -219,11 +226,36 @@ def watched_waits(env) -> Generator[str, object, None]:
         i = end + (end < len(gold) and gold[end] == "look around")
 
 
+_WHERE = re.compile(r" in (?:self watering flower pot \d+|outside)$")  # where the simulator's referent says it is
+
+
+def as_seen(referent: str) -> str:
+    """A life stage as the look writes it: "egg turtle in outside" -> "turtle egg", "apple seed in the seed stage in
+    self watering flower pot 4" -> "apple seed", "apple tree in the adult stage in ..." -> "apple tree in the adult
+    stage"."""
+    name = _WHERE.sub("", referent)
+    name = re.sub(r"^egg (.+)$", r"\1 egg", name)
+    return re.sub(r"^(.+ seed) in the seed stage$", r"\1", name)
+
+
+def focus_as_seen(env) -> Generator[str, object, None]:
+    """The simulator's path with each focus on a life stage by the name the look writes, where the look writes it once
+    (module docstring); else by the simulator's referent."""
+    step = None
+    for action in env.gold_actions():
+        if action.startswith("focus on ") and step is not None:
+            seen = as_seen(action.removeprefix("focus on "))
+            if step.look.count(seen) == 1:
+                action = f"focus on {seen}"
+        step = yield action
+
+
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
 # ScienceWorld's name
 SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     "chemistry-mix-paint-secondary-color": paint_search,
     **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
     **dict.fromkeys(WATCHED, watched_waits),
+    **dict.fromkeys(LIFE_STAGES, focus_as_seen),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
