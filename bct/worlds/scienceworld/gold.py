@@ -26,12 +26,11 @@ meets it (`found_elsewhere`): picked up where it lies and brought back, as the s
 workshop's metal; the two rooms off the hallway come in an order drawn per variation.
 
 Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
-look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits after it and
-the look around read the same as the one before the watering, with another action to take, which a Markov agent
+look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits
+after it and the look around read the same as the one before the watering, with another action to take, which a Markov agent
 cannot tell apart (the grow-plant agent waited until its step limit with a dry pot in sight). `watched_waits`
 replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
-and drops the
-look around after a run: what the path does next then follows the prompt that shows why.
+and drops the look around after a run: what the path does next then follows the prompt that shows why.
 
 Life stages by the names the look writes. The life-stage tasks' simulator paths name what they focus on by referents
 of the simulator's own: "focus on egg turtle in outside" where the look lists "a turtle egg", "focus on apple tree
@@ -73,17 +72,17 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     since = 0  # game actions since the latest recall
     task = env.last.task
     threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
-    boxes, reading = set(_BOX.findall(task)), None
+    boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     action = next(actions, None)
     while action is not None:
         if env.game.memory and since >= RECALL_EVERY:
             yield RECALL
             since = 0
-        if threshold and reading and any(b in action for b in boxes):
+        if threshold and read and any(b in action for b in boxes):
             yield f"compare reading {threshold}"  # the module's latest reading: in view or not
             threshold = None  # once, at the decision
         step = yield action
-        reading = text.temperature(step.observation, as_written=True) or reading
+        read = read or text.temperature(step.observation) is not None
         since += 1
         try:
             action = actions.send(step) if search else next(actions)

@@ -87,11 +87,10 @@ def focus(observation: str) -> str | None:
     return m.group(1) if m else None
 
 
-def temperature(observation: str, as_written: bool = False) -> float | str | None:
-    """A thermometer's reading in degrees Celsius ("the thermometer measures a temperature of 16 degrees celsius");
-    `as_written`: the number as the text writes it."""
+def temperature(observation: str) -> float | None:
+    """A thermometer's reading in degrees Celsius ("the thermometer measures a temperature of 16 degrees celsius")."""
     m = _TEMPERATURE.search(observation)
-    return (m.group(1) if as_written else float(m.group(1))) if m else None
+    return float(m.group(1)) if m else None
 
 
 def recipe(observation: str) -> str | None:
