@@ -512,6 +512,9 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     agent._sent[g.name, "test", 0].update({((ob.prompt,), c) for c in ("focus on frog egg", "wait1", "pick up axe")})
     assert write(["focus on frog egg", "look around"], m, ob, world) == "look around"
     assert write(["wait1", "look around"], m, ob, world) == "wait1"
+    # ... until it waited there as often as the gold paths ever do (world.patience): then a loop like any other
+    agent._sent[g.name, "test", 0][(ob.prompt,), "wait1"] = world.patience
+    assert write(["wait1", "look around"], m, ob, world) == "look around"
     assert write(["pick up axe"], m, ob, world) == "pick up axe"  # nothing else: the same again
     # all it wrote is a focus it already made (a second one would end the task): the world's neutral command
     assert write(["focus on frog egg"], m, ob, world) == world.neutral == "look around"
@@ -521,7 +524,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # a focus already sent in the episode is not sent again at another prompt; other commands are
     elsewhere = Observation(g, "test", 0, False, step, prompt="... back in the kitchen ...", actions=[])
     assert write(["focus on frog egg", "look around"], m, elsewhere, world) == "look around"
-    agent._sent[g.name, "test", 0].add(((ob.prompt,), "look around"))
+    agent._sent[g.name, "test", 0][(ob.prompt,), "look around"] += 1
     assert write(["look around", "focus on frog egg"], m, elsewhere, world) == "look around"
     assert write(["focus on frog egg"] * 8, m, elsewhere, world) == "look around"  # candidates collapsed to it
     assert write(["", "look around"], m, ob, world) == "look around"  # an empty candidate is no command
@@ -532,7 +535,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     # untried=state: sent in the same observed state, whatever the previous action (the prompt differs)
     agent.untried = "state"
     agent.start(g, "test", 0, False)
-    agent._sent[g.name, "test", 0].add(((step.observation, step.look, step.inventory), "focus on frog egg"))
+    agent._sent[g.name, "test", 0][(step.observation, step.look, step.inventory), "focus on frog egg"] += 1
     other = Observation(g, "test", 0, False, step, prompt="... the door is already open ...", actions=[])
     assert write(["focus on frog egg", "look around"], m, other, world) == "look around"
     with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
@@ -654,6 +657,36 @@ def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_neve
     compare.reset()
     assert compare.commands() == [] and "not observed" in compare.run("compare 327 300")
     assert "not observed a reading" in compare.run("compare reading 300")
+
+
+def test_the_notes_module_answers_with_the_text_last_read_word_for_word_never_what_to_fetch():
+    from bct.modules import make_module
+
+    notes = make_module("notes")
+    assert notes.run("notes") == "You have read nothing yet; read something first."
+    notes.observe("No known action matches that input.", KITCHEN, "")  # a refusal is not a text read
+    assert notes.run("notes") == "You have read nothing yet; read something first."
+    notes.observe("The recipe reads:\nTo make sugar water, you need to mix sugar, water.", KITCHEN, "")
+    notes.observe("The oven is now open.", KITCHEN, "")  # out of view: the module keeps it
+    assert notes.run("notes") == "The recipe reads: To make sugar water, you need to mix sugar, water."
+    assert notes.run("notes please").startswith("'notes' takes no arguments, got 'notes please'. Usage: notes")
+    notes.reset()
+    assert "nothing yet" in notes.run("notes")
+
+
+@pytest.mark.slow
+def test_with_modules_chemistry_mix_asks_its_notes_before_every_game_action_after_the_recipe_and_reaches_100():
+    g = get_game("scienceworld-chemistry-mix").with_memory(False)
+    assert g.module == "notes"
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok and traj.steps[-1].score == 1.0, traj.error
+            read = next(i for i, a in enumerate(traj.actions) if a.startswith("read "))
+            after = traj.actions[read + 2 :]  # the game action right after the reading: the recipe is in view
+            assert after[0::2] == ["notes"] * len(after[0::2]) and "notes" not in after[1::2], traj.actions
+            recipe = " ".join(traj.steps[read + 1].observation.split())
+            assert {traj.steps[i + 1].observation for i in range(read + 2, len(traj.actions), 2)} == {recipe}
 
 
 @pytest.mark.slow

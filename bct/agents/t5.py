@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 
 import torch
 
@@ -123,7 +124,7 @@ class T5Agent(Agent):
         self.fallback_skip = fallback_skip
         self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
         self.untried = untried_setting(untried)
-        self._sent: dict[tuple, set[tuple]] = {}  # per episode: (where, command) already sent
+        self._sent: dict[tuple, Counter] = {}  # per episode: (where, command) already sent, and how often
         # a command the parser refused changed nothing: the same step's next candidates go before the model is asked
         self.retry_refused = bool(retry_refused)
         self._left: dict[tuple, list[str]] = {}  # per episode: the last model call's candidates after the one sent
@@ -149,7 +150,7 @@ class T5Agent(Agent):
         return self._run_name
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        self._sent[episode_key(game, fold, seed)] = set()
+        self._sent[episode_key(game, fold, seed)] = Counter()
         self._left.pop(episode_key(game, fold, seed), None)
 
     def played_with(self) -> dict:
@@ -265,8 +266,9 @@ class T5Agent(Agent):
         where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`,
         itself sent once an episode; where a decisive one already sent is all it wrote, the world's `neutral` command);
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
-        (whatever the previous action: "the door is now open" and "already open" close one loop). Waiting is
-        exempt (time passes in the game while the prompt stays). Returned with the candidates it would send next, in
+        (whatever the previous action: "the door is now open" and "already open" close one loop). A wait
+        (`World.waits`: time passes in the game while the prompt stays) is a loop only once sent at the same
+        prompt `World.patience` times (the most its gold paths wait there). Returned with the candidates it would send next, in
         order (`retry_refused`: where the parser refuses this one)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
@@ -276,7 +278,7 @@ class T5Agent(Agent):
         known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
         known = known or written[:1]  # "": no command
         if self.untried:
-            sent = self._sent.get(ob.episode, set())
+            sent = self._sent.get(ob.episode, Counter())
             where = self._where(ob)
 
             # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
@@ -284,7 +286,9 @@ class T5Agent(Agent):
             once = {c for _, c in sent if c.startswith(world.decisive)}
 
             def unsent(c: str) -> bool:
-                return c not in once and ((where, c) not in sent or c.split()[:1] in (["wait"], ["wait1"]))
+                times, verb = sent[where, c], c.split()[:1]
+                waiting = bool(verb) and verb[0] in world.waits
+                return c not in once and (not times or (waiting and times < world.patience))
 
             fresh = [c for c in known if unsent(c)]
             if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
@@ -300,7 +304,7 @@ class T5Agent(Agent):
     def _remember(self, ob: Observation, action: str) -> None:
         """With `untried`, a command sent at this step is remembered where it was sent."""
         if self.untried:
-            self._sent.setdefault(ob.episode, set()).add((self._where(ob), action))
+            self._sent.setdefault(ob.episode, Counter())[self._where(ob), action] += 1
 
     def _where(self, ob: Observation) -> tuple:
         """Where a command is remembered as sent: at this prompt, or in this observed state (`untried=state`)."""

@@ -178,6 +178,10 @@ class World:
     # a command that changes nothing in the game and shows where the agent is (ScienceWorld's `look around`): what
     # an agent that writes sends where its only candidate is a decisive command it already sent; None: none
     neutral: str | None = None
+    # the commands that pass time in its game (ScienceWorld's `wait1`): an agent that passes over a command already
+    # sent at the same prompt (`agent.untried`) sends one of them there up to `patience` times, as its gold paths do
+    waits: tuple[str, ...] = ()
+    patience: int = 0
     # how its parser's answer begins where it took no command (nothing happened in the game): an agent that writes
     # its actions sends its next candidate of the same step (`agent.retry_refused`)
     refusals: tuple[str, ...] = ()

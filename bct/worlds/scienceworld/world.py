@@ -24,6 +24,10 @@ SCIENCEWORLD = World.of(
     knows=text.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     neutral="look around",
+    # a wait is sent at one prompt up to 8 times: the longest run of one prompt's waits in its gold data (20 train
+    # variations of each task: identify-life-stages-1, waiting for a stage; 3 at most elsewhere)
+    waits=("wait", "wait1"),
+    patience=8,
     refusals=("No known action matches that input", "Unknown action"),
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
