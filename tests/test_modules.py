@@ -151,7 +151,14 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
     for spelling in ["١٢", "６", "1_0", "1e1", "+6"]:
         assert "not both numbers" in calc.run(f"div {spelling} 6"), spelling
     assert calc.run("div 12 6") == "The result of dividing 12 by 6 is 2."
-    for module in [kb, calc, make_module("navigation"), make_module("sortquantity"), make_module("compare")]:
+    for module in [
+        kb,
+        calc,
+        make_module("navigation"),
+        make_module("sortquantity"),
+        make_module("compare"),
+        make_module("notes"),
+    ]:
         verb = module.verbs[0]
         answer = module.run(f"{verb} " + "x" * 100_000 + " y")
         assert len(answer) < 300, (module.name, len(answer))
@@ -170,10 +177,11 @@ def test_registry_and_ownership():
         "memory-mapreader",
         "memory-scienceworld",
         "memory-twc",
+        "notes",
     }
     with pytest.raises(
         UserError,
-        match="valid choices: calc, compare, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, sortquantity",
+        match="valid choices: calc, compare, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, notes, sortquantity",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

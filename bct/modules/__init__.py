@@ -13,6 +13,7 @@ from bct.modules.memory_scienceworld import ScienceWorldMemory
 from bct.modules.memory_twc import TidyMemory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
+from bct.modules.notes import Notes
 from bct.modules.sortquantity import SortQuantity
 
 MODULES: dict[str, type[Module]] = {
@@ -26,6 +27,7 @@ MODULES: dict[str, type[Module]] = {
     "memory-twc": TidyMemory,
     "memory-mapreader": GoalMemory,
     "memory-scienceworld": ScienceWorldMemory,
+    "notes": Notes,
 }
 
 # modules=all: every module is offered in every game, beside the game's own and its working memory; the

@@ -115,6 +115,10 @@ THRESHOLD_TASKS = (
     "measure-melting-point-unknown-substance",
 )
 
+# The tasks that show what they need once, in a text read (chemistry-mix's recipe): played with the `notes` module
+# (bct/modules/notes.py) where modules=true, asked before every game action after the reading in their gold paths
+READING_TASKS = ("chemistry-mix",)
+
 
 def simplifications(game: Game) -> str:
     """ScienceWorld's simplification string for a game's parameters ("" for none)."""
@@ -130,7 +134,7 @@ GAMES: dict[str, Game] = {
         "scienceworld",
         task,
         "",
-        "compare" if task in THRESHOLD_TASKS else "",
+        "compare" if task in THRESHOLD_TASKS else "notes" if task in READING_TASKS else "",
         "scienceworld",
         memory=True,  # played with its working memory unless `memory=false` (`scienceworld-boil-nomemory`)
         memory_default=True,

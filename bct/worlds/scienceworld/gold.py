@@ -63,16 +63,19 @@ _BOX = re.compile(r"\bthe ([a-z]+ box)\b")  # a box a task names (the `compare` 
 
 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
-    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls, and with
+    """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; with
     the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
-    threshold just before the first action that names one of the task's boxes; each step is sent back (read by
-    a search)."""
+    threshold just before the first action that names one of the task's boxes; with the `notes` module (a task
+    that shows what it needs in a text read) the text asked back before every game action after the reading. Each
+    step is sent back (read by a search)."""
     search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task
     threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
+    notes = "notes" in gold_modules(env.game, modules)
+    noted, step = False, None  # noted: a text was read (the `notes` module keeps it)
     action = next(actions, None)
     while action is not None:
         if env.game.memory and since >= RECALL_EVERY:
@@ -81,8 +84,11 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if threshold and read and any(b in action for b in boxes):
             yield f"compare reading {threshold}"  # the module's latest reading: in view or not
             threshold = None  # once, at the decision
+        if noted and not text.recipe(step.observation):  # the text read, back in view (unless it is in view)
+            yield "notes"
         step = yield action
         read = read or text.temperature(step.observation) is not None
+        noted = noted or (notes and text.recipe(step.observation) is not None)
         since += 1
         try:
             action = actions.send(step) if search else next(actions)

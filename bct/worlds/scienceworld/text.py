@@ -94,8 +94,9 @@ def temperature(observation: str) -> float | None:
 
 
 def recipe(observation: str) -> str | None:
-    """What a recipe read says ("To make salt water, you need to mix sodium chloride, water")."""
-    m = _RECIPE.search(observation.strip())
+    """What a recipe read says ("To make salt water, you need to mix sodium chloride, water"); the game writes it
+    on a line of its own ("The recipe reads:\nTo make ...")."""
+    m = _RECIPE.search(" ".join(observation.split()))
     return m.group(1) if m else None
 
 
