@@ -351,9 +351,32 @@ def test_common_task_rule_11_writes_what_a_task_asks_to_create_beside_its_placeh
     task = "use chemistry to create violet-red paint. When you are completely done, focus on the violet-red paint"
     prompt = _sw_prompt("art studio", ["wood cup"], task)
     rep = type(get_representation("common-task"))(known)
-    assert rep.rule == 11
+    assert rep.rule >= 11
     m = rep.map(prompt, ["focus on violet-red paint"])
     assert "create violet-red paint <e1>." in m.source and m.actions == ["focus on <e1>"]
     assert "create <e1>." in type(rep)(known, rule=10).map(prompt, []).source  # the older rule, for its checkpoints
     # a thing the task is about but does not create stays a placeholder alone where its name is uncommon
     assert "boil <e1>." in rep.map(_sw_prompt("kitchen", ["sink"], "boil lead"), []).source
+
+
+def test_common_task_rule_12_numbers_what_a_recipe_read_says_to_mix_so_a_test_recipe_reads_like_a_train_one():
+    """chemistry-mix's test recipes name ingredients no train recipe does. Under rule 11 the train recipes' common
+    ingredients stayed words ("pick up sodium chloride"), and an agent reading "mix sugar, water" fetched soap; from
+    rule 12 what a recipe in the prompt says to mix is numbered after the task's things, common or not, with its
+    words beside, wherever the prompt names it."""
+    known = {"kitchen", "sodium chloride", "water", "soap", "glass jar"}
+    task = "use chemistry to create the substance 'salt water'. When you are done, focus on the salt water"
+    prompt = _sw_prompt("kitchen", ["glass jar (containing a substance called sodium chloride)", "soap"], task)
+    prompt = prompt.replace(
+        " </s> INV", " The recipe reads:\nTo make salt water, you need to mix sodium chloride, water. </s> INV", 1
+    )
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule == 12
+    m = rep.map(prompt, ["pick up sodium chloride"])
+    assert "mix sodium chloride <e2>, water <e3>." in m.source and "substance called sodium chloride <e2>" in m.source
+    assert m.actions == ["pick up <e2>"] and m.restore("pick up <e2>") == "pick up sodium chloride"
+    old = type(rep)(known, rule=11).map(prompt, [])  # the older rule, for its checkpoints
+    assert "mix sodium chloride, water." in old.source
+    # no recipe in the prompt: as rule 11
+    plain = _sw_prompt("kitchen", ["soap"], task)
+    assert rep.map(plain, []).source == type(rep)(known, rule=11).map(plain, []).source

@@ -181,9 +181,13 @@ class CommonTask(Common):
     # not where the thing only qualifies it: under 9 boil tin's kitchen showed "a <e1> cup", and the agent focused
     # on tin there; 11: as 10, with what a task asks to create written beside its placeholder common or not ("create
     # violet-red paint <e1>"): the paint's name is its recipe, and under 10 a tertiary paint read "create <e1>" alone,
-    # so no agent could tell which two paints to mix (0.10)
-    rule = 11
-    older_rules = (6, 7, 8, 9, 10)
+    # so no agent could tell which two paints to mix (0.10); 12: as 11, with what a text read in the prompt names
+    # that the task needs (`World.read_things`: chemistry-mix's recipe's ingredients) numbered after the task's
+    # things, common or not, their words beside ("mix sugar <e2>, water <e3>"): under 11 the train recipes' common
+    # ingredients stayed words, and an agent reading a test recipe fetched a train product's ingredient (soap for
+    # sugar water)
+    rule = 12
+    older_rules = (6, 7, 8, 9, 10, 11)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -192,11 +196,13 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
         own = tuple(registry.task_things(task, made=self.rule >= 7))
-        keep = self.known.difference(own)
+        read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
         made = set(own).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
         beside = (
             frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset()
-        )
+        ) | frozenset(read)
+        own += read
+        keep = self.known.difference(own)
         return EntityMap(
             source,
             valid_actions,

@@ -172,6 +172,9 @@ class World:
     # often, so that each is named one way in every variation
     # (with `made`: what it asks to create too, chemistry-mix's 'salt water', "violet paint")
     task_things: Callable[[str, bool], list[str]] | None = None
+    # what a text the agent read names that its task needs (chemistry-mix's recipe: the ingredients), wherever a
+    # prompt shows it: `entities=common-task` numbers them after the task's things, their words beside
+    read_things: Callable[[str], list[str]] | None = None
     # the first words of the commands that make a choice the game does not forgive (ScienceWorld's `focus on`:
     # the wrong thing ends the task): `decisive_passes` trains on their examples more often
     decisive: tuple[str, ...] = ()

@@ -129,6 +129,12 @@ def task_things(text: str, made: bool = True) -> list[str]:
     ]
 
 
+def read_things(task: str, text: str) -> list[str]:
+    """What a text read in `text` (a prompt) names that the task needs, read by the worlds that recognise the task
+    as theirs (`World.read_things`)."""
+    return [n for w in WORLDS.values() if w.read_things and w.speaks and w.speaks(task) for n in w.read_things(text)]
+
+
 def modules_label(modules: bool | str) -> str:
     """The data and run folders' name for playing with the game's modules (`modules`), without
     (`nomodules`), or with every module (`allmodules`, modules=all)."""

@@ -79,6 +79,7 @@ _FOCUS = re.compile(r"You focus on the (.+?)\.")
 _TEMPERATURE = re.compile(r"measures a temperature of (-?\d+(?:\.\d+)?) degrees celsius")
 _RECIPE = re.compile(r"The recipe reads: (.+?)\.?$")
 _THRESHOLD = re.compile(r"is above (-?\d+(?:\.\d+)?) degrees celsius")
+_INGREDIENTS = re.compile(r"The recipe reads: To make .+?, you need to mix (.+?)(?:\.|\s*</s>|$)")
 
 
 def focus(observation: str) -> str | None:
@@ -154,6 +155,13 @@ _TASK_PLACE = re.compile(
 _TASK_MADE = re.compile(
     r"Your task is to use chemistry to create (?:the substance )?'?([a-z][a-z -]*?)'?(?=[.,])", re.I
 )
+
+
+def read_things(text: str) -> list[str]:
+    """What a recipe read anywhere in `text` (a prompt, the notes' answer in it) says to mix, in its order ("To
+    make salt water, you need to mix sodium chloride, water" -> sodium chloride, water)."""
+    found = [i.strip().lower() for m in _INGREDIENTS.finditer(" ".join(text.split())) for i in m.group(1).split(",")]
+    return list(dict.fromkeys(i for i in found if i))
 
 
 def task_things(text: str, made: bool = True) -> list[str]:

@@ -21,6 +21,7 @@ SCIENCEWORLD = World.of(
     action_forms=text.ACTION_FORMS,
     speaks=text.speaks,
     task_things=text.task_things,
+    read_things=text.read_things,
     knows=text.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     neutral="look around",
