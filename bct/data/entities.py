@@ -140,15 +140,21 @@ class EntityMap:
         first: tuple[str, ...] = (),
         inside: bool | str = False,
         beside: frozenset[str] = frozenset(),
+        around: frozenset[str] = frozenset(),
     ):
         obs = _OBS.search(source)
         # names in `first` are numbered wherever the source has them, even where no rule reads them as names
         low = source.lower()
         named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in low)}
+        around = frozenset(n.lower() for n in around)
         if inside:  # a longer name that holds a name of `first` is read around it ("a substance called <e1>"); with
-            # inside="head" only where that name ends it, as an English noun's head does (a "tin cup" is a cup)
-            end = "$" if inside == "head" else r"(?![\w-])"
-            held = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{end}" for n in first) or "(?!)", re.I)
+            # inside="head" only where that name ends it, as an English noun's head does (a "tin cup" is a cup), but
+            # for the names in `around`, read around wherever they stand ("<e1> egg", "hatchling <e1>": one organism
+            # at each of its life stages)
+            def held_at(n: str) -> str:
+                return "$" if inside == "head" and n.lower() not in around else r"(?![\w-])"
+
+            held = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{held_at(n)}" for n in first) or "(?!)", re.I)
             firsts = {n.lower() for n in first}
             named = {n for n in named if n.lower() in firsts or not held.search(n)}
         # with inside="head", a longer name the thing only qualifies stays whole even where it stays a word ("tin

@@ -185,9 +185,12 @@ class CommonTask(Common):
     # that the task needs (`World.read_things`: chemistry-mix's recipe's ingredients) numbered after the task's
     # things, common or not, their words beside ("mix sugar <e2>, water <e3>"): under 11 the train recipes' common
     # ingredients stayed words, and an agent reading a test recipe fetched a train product's ingredient (soap for
-    # sugar water)
-    rule = 12
-    older_rules = (6, 7, 8, 9, 10, 11)
+    # sugar water); 13: as 12, with the organism a life-stage task follows (`World.stage_things`) numbered first
+    # and read inside any longer name ("<e1> egg", "hatchling <e1>", "<e1> tree in the seedling stage"): under 12
+    # each stage was a name of its own, "hatchling giant tortoise" one <eK> among the hatchlings of five animals,
+    # and the agent focused on a caterpillar after the tortoise's egg
+    rule = 13
+    older_rules = (6, 7, 8, 9, 10, 11, 12)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -195,9 +198,10 @@ class CommonTask(Common):
 
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
-        own = tuple(registry.task_things(task, made=self.rule >= 7))
+        staged = tuple(registry.stage_things(task)) if self.rule >= 13 else ()
+        own = staged + tuple(registry.task_things(task, made=self.rule >= 7))
         read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
-        made = set(own).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
+        made = set(own[len(staged) :]).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
         beside = (
             frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset()
         ) | frozenset(read)
@@ -211,6 +215,7 @@ class CommonTask(Common):
             first=own,
             inside="head" if self.rule >= 10 else self.rule >= 8,
             beside=beside,
+            around=frozenset(staged),
         )
 
     def from_run(self, run: dict, checkpoint) -> CommonTask:

@@ -135,6 +135,11 @@ def read_things(task: str, text: str) -> list[str]:
     return [n for w in WORLDS.values() if w.read_things and w.speaks and w.speaks(task) for n in w.read_things(text)]
 
 
+def stage_things(task: str) -> list[str]:
+    """What a task follows through the stages its world names by longer names (`World.stage_things`)."""
+    return [n for w in WORLDS.values() if w.stage_things and w.speaks and w.speaks(task) for n in w.stage_things(task)]
+
+
 def modules_label(modules: bool | str) -> str:
     """The data and run folders' name for playing with the game's modules (`modules`), without
     (`nomodules`), or with every module (`allmodules`, modules=all)."""

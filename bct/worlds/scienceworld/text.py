@@ -157,6 +157,17 @@ _TASK_MADE = re.compile(
 )
 
 
+# the organism whose life stages a task asks for ("the 4 life stages of the giant tortoise", "the life stages of the
+# lemon plant"): the look names it at each stage ("a giant tortoise egg", "a hatchling giant tortoise", "a lemon seed",
+# "a lemon tree in the seedling stage"), a plant by its own word, without "plant"
+_TASK_STAGES = re.compile(r"focus on the (?:\d+ )?life stages of the ([a-z][a-z -]*?)(?: plant)?(?=[.,])", re.I)
+
+
+def stage_things(task: str) -> list[str]:
+    """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2)."""
+    return [m.group(1).lower() for m in _TASK_STAGES.finditer(task)]
+
+
 def read_things(text: str) -> list[str]:
     """What a recipe read anywhere in `text` (a prompt, the notes' answer in it) says to mix, in its order ("To
     make salt water, you need to mix sodium chloride, water" -> sodium chloride, water)."""

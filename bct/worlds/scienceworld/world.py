@@ -22,6 +22,7 @@ SCIENCEWORLD = World.of(
     speaks=text.speaks,
     task_things=text.task_things,
     read_things=text.read_things,
+    stage_things=text.stage_things,
     knows=text.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     neutral="look around",
