@@ -663,12 +663,13 @@ def test_the_notes_module_answers_with_the_text_last_read_word_for_word_never_wh
     from bct.modules import make_module
 
     notes = make_module("notes")
-    assert notes.run("notes") == "You have read nothing yet; read something first."
+    assert notes.run("notes") == "You have read nothing yet; read something first." and notes.commands() == []
     notes.observe("No known action matches that input.", KITCHEN, "")  # a refusal is not a text read
     assert notes.run("notes") == "You have read nothing yet; read something first."
     notes.observe("The recipe reads:\nTo make sugar water, you need to mix sugar, water.", KITCHEN, "")
     notes.observe("The oven is now open.", KITCHEN, "")  # out of view: the module keeps it
     assert notes.run("notes") == "The recipe reads: To make sugar water, you need to mix sugar, water."
+    assert notes.commands() == ["notes"]  # offered once there is something to read back
     assert notes.run("notes please").startswith("'notes' takes no arguments, got 'notes please'. Usage: notes")
     notes.reset()
     assert "nothing yet" in notes.run("notes")

@@ -31,6 +31,10 @@ class Notes(Module):
         if _WRITTEN.search(observation):
             self.read = " ".join(observation.split())
 
+    def commands(self) -> list[str]:
+        """`notes`, once something was read (an agent that reads the offered commands learns of it then)."""
+        return ["notes"] if self.read else []
+
     def run(self, action: str) -> str:
         if action.strip().lower() != "notes":
             return self.bad_usage(f"'notes' takes no arguments, got '{quote(action)}'.")
