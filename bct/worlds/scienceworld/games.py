@@ -58,6 +58,9 @@ WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendel
 # "apple tree in the adult stage in self watering flower pot 6"): with `search=1` by the name the look writes
 # (gold.py, `focus_as_seen`)
 LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
+# tasks whose simulator's paths move a carried flower pot by its contents ("move flower pot 3 containing pea plant and
+# soil in inventory to red box"): with `search=1` by its own name, which the parser takes (gold.py, `pot_by_name`)
+POTS_CARRIED = ("find-plant",)
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = (
     "chemistry-mix-paint-secondary-color",
@@ -67,6 +70,7 @@ SEARCHABLE = (
     "change-the-state-of-matter-of",
     *WATCHED,
     *LIFE_STAGES,
+    *POTS_CARRIED,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the
