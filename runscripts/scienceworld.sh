@@ -10,7 +10,8 @@
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
 #   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
-#   three tasks that sort by one, bct/modules/compare.py; false: none; with WIDE=1 the defaults are `sw-read8`'s
+#   three tasks that sort by one, bct/modules/compare.py, and the notes module, the recipe read, in chemistry-mix,
+#   bct/modules/notes.py; false: none; with WIDE=1 the defaults are `sw-read8`'s
 #   recipe, 0.659 on the 30 by TALES's measure and the most episodes solved; `sw-cmp8`, before the watched waits, the
 #   life stages as seen and `compare reading`: 0.667, docs/scienceworld.md), MEMORY (false: the agent plays without the
 #   working memory; with it the agents measured lower), BASELINE=1 also trains and evaluates the agent with the other memory
@@ -20,7 +21,7 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it), the life stages focused by the names the look writes; 0: the
+#   dried it), the life stages focused by the names the look writes, find-plant's pot moved by its name; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count twice an epoch: the `mix` below;
 #   0: GAMES for every task, one pass); extra Hydra overrides go to bct.train.
