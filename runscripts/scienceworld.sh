@@ -11,9 +11,10 @@
 #   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
 #   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
 #   three tasks that sort by one, bct/modules/compare.py, and the notes module, the recipe read, in chemistry-mix,
-#   bct/modules/notes.py; false: none; with WIDE=1 the defaults are `sw-read8`'s
-#   recipe, 0.659 on the 30 by TALES's measure and the most episodes solved; `sw-cmp8`, before the watched waits, the
-#   life stages as seen and `compare reading`: 0.667, docs/scienceworld.md), MEMORY (false: the agent plays without the
+#   bct/modules/notes.py; false: none; with WIDE=1 the defaults are `sw-stage8`'s
+#   recipe, 0.624 on the 30 by TALES's measure; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
+#   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
+#   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the
 #   working memory; with it the agents measured lower), BASELINE=1 also trains and evaluates the agent with the other memory
 #   setting; MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
 #   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (1: one process plays all 30 tasks in one pool of

@@ -40,10 +40,12 @@ watering flower pot 3", refused). `focus_as_seen` focuses by the look's own word
 the command is a copy of what is in view.
 
 A pot by its name. find-plant's simulator paths carry the plant's flower pot to a box and move it there by a referent
-listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7 test
-episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot the
-inventory did not hold ("banana tree", which no train variation grows), and the parser refused it. `pot_by_name` moves the pot by its own name ("move flower pot 9 to yellow box"), which the parser
-takes: the pot's number is the one thing to copy.
+listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7
+test episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot
+the inventory did not hold, and the parser refused it. `pot_by_name` moves the pot by its own name ("move flower pot 9
+to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
+another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
+number is not the pea's); the refused long move had hidden that.
 """
 
 from __future__ import annotations
