@@ -122,7 +122,8 @@ class EntityMap:
     (`entities=common`: the names training saw often); names in `first` are numbered before the rest
     (`entities=common-task`: the task's own thing is `<e1>` in every prompt, its boxes and rooms next), and with
     `inside` a longer name that holds one of them is not numbered whole (its `first` name is; `inside="head"`:
-    only a name that ends with one, "substance called tin" but not "tin cup"); names in `beside`
+    only a name that ends with one, "substance called tin" but not "tin cup"; a name of `around` wherever it stands,
+    "<e1> egg" and "hatchling <e1>"); names in `beside`
     are written in the prompt followed by their placeholder, as `tagged` writes every name. `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
