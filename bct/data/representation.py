@@ -199,9 +199,10 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
         staged = tuple(registry.stage_things(task)) if self.rule >= 13 else ()
-        own = staged + tuple(registry.task_things(task, made=self.rule >= 7))
+        things = tuple(registry.task_things(task, made=self.rule >= 7))
+        made = set(things).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
+        own = staged + things
         read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
-        made = set(own[len(staged) :]).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
         beside = (
             frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset()
         ) | frozenset(read)

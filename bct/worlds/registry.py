@@ -117,27 +117,29 @@ def open_game(
 def names(text: str) -> list[str]:
     """Every room, object and place the fixed sentences of `text`'s world name: read by the worlds that
     recognise the text as theirs (`World.speaks`), else by those that read any text (TWX's)."""
-    claimed = [w for w in WORLDS.values() if w.speaks is not None and w.speaks(text)]
-    return [n for w in claimed or [w for w in WORLDS.values() if w.speaks is None] for n in w.names(text)]
+    return [n for w in _speaking(text) or [w for w in WORLDS.values() if w.speaks is None] for n in w.names(text)]
+
+
+def _speaking(text: str) -> list[World]:
+    """The worlds that recognise `text` (a task description) as theirs (`World.speaks`)."""
+    return [w for w in WORLDS.values() if w.speaks is not None and w.speaks(text)]
 
 
 def task_things(text: str, made: bool = True) -> list[str]:
     """What the task description of `text` names that its variations change (its thing, then its boxes and rooms),
     read by the worlds that recognise the text as theirs; `made`: with what it asks to create."""
-    return [
-        n for w in WORLDS.values() if w.task_things and w.speaks and w.speaks(text) for n in w.task_things(text, made)
-    ]
+    return [n for w in _speaking(text) if w.task_things for n in w.task_things(text, made)]
 
 
 def read_things(task: str, text: str) -> list[str]:
     """What a text read in `text` (a prompt) names that the task needs, read by the worlds that recognise the task
     as theirs (`World.read_things`)."""
-    return [n for w in WORLDS.values() if w.read_things and w.speaks and w.speaks(task) for n in w.read_things(text)]
+    return [n for w in _speaking(task) if w.read_things for n in w.read_things(text)]
 
 
 def stage_things(task: str) -> list[str]:
     """What a task follows through the stages its world names by longer names (`World.stage_things`)."""
-    return [n for w in WORLDS.values() if w.stage_things and w.speaks and w.speaks(task) for n in w.stage_things(task)]
+    return [n for w in _speaking(task) if w.stage_things for n in w.stage_things(task)]
 
 
 def modules_label(modules: bool | str) -> str:

@@ -83,7 +83,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     notes = "notes" in gold_modules(env.game, modules)
-    noted, step = False, None  # noted: a text was read (the `notes` module keeps it)
+    noted, shown = False, False  # a text was read (the `notes` module keeps it); the latest step shows it
     action = next(actions, None)
     while action is not None:
         if env.game.memory and since >= RECALL_EVERY:
@@ -92,11 +92,12 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if threshold and read and any(b in action for b in boxes):
             yield f"compare reading {threshold}"  # the module's latest reading: in view or not
             threshold = None  # once, at the decision
-        if noted and not text.recipe(step.observation):  # the text read, back in view (unless it is in view)
+        if noted and not shown:  # the text read, back in view
             yield "notes"
         step = yield action
         read = read or text.temperature(step.observation) is not None
-        noted = noted or (notes and text.recipe(step.observation) is not None)
+        shown = notes and text.recipe(step.observation) is not None
+        noted = noted or shown
         since += 1
         try:
             action = actions.send(step) if search else next(actions)
