@@ -391,7 +391,7 @@ def test_common_task_rule_13_reads_a_life_stage_organism_inside_every_stage_name
     task = "focus on the 4 life stages of the giant tortoise, starting from earliest to latest"
     look = ["giant tortoise egg", "hatchling crocodile", "hatchling giant tortoise", "caterpillar"]
     rep = type(get_representation("common-task"))(known)
-    assert rep.rule == 13
+    assert rep.rule >= 13
     m = rep.map(_sw_prompt("outside", look, task), ["focus on hatchling giant tortoise"])
     assert "a <e1> egg  a <e2>  a hatchling <e1>  a caterpillar" in m.source and m.actions == [
         "focus on hatchling <e1>"
@@ -405,3 +405,30 @@ def test_common_task_rule_13_reads_a_life_stage_organism_inside_every_stage_name
     # a task of no life stages reads as under rule 12 ("tin cup" stays whole where the task boils tin)
     boil = _sw_prompt("kitchen", ["tin cup", "stove"], "boil tin")
     assert rep.map(boil, []).source == type(rep)(known, rule=12).map(boil, []).source
+
+
+def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_what_it_asks_of_them_as_words():
+    """Under rule 13 an inclined plane was written by its letter or surface and "the most friction" was one
+    placeholder, as was "the least friction": the agent wrote train worlds' letters and could not read which plane
+    the task wants. From rule 14 the two planes the task names are <e1> and <e2> in the order it names them, in the
+    look, the `slides` answer and the commands; what it asks of them stays words."""
+    task = "determine which of the two inclined planes (unknown material E, unknown material H) has the least friction"
+    planes = ["inclined plane with a unknown material H surface", "inclined plane with a unknown material E surface"]
+    rep = type(get_representation("common-task"))({"workshop", "stopwatch"})
+    assert rep.rule == 14
+    prompt = _sw_prompt("workshop", [*planes, "stopwatch"], task)
+    m = rep.map(prompt, ["move block to inclined plane with a unknown material h surface"])
+    assert "has the least friction" in m.source and "a <e2>  a <e1>  a stopwatch" in m.source
+    assert m.actions == ["move block to <e2>"] and m.rewrite(
+        "focus on inclined plane with a unknown material e surface"
+    ) == ("focus on <e1>")
+    angle = _sw_prompt(
+        "workshop",
+        ["inclined plane C", "inclined plane B"],
+        "determine which of the two inclined planes (C, B) has the steepest angle",
+    )
+    assert "a <e1>  a <e2>" in rep.map(angle, []).source and "the steepest angle" in rep.map(angle, []).source
+    old = type(rep)(rep.known, rule=13).map(prompt, [])  # for its checkpoints: planes by their words
+    assert "unknown material H surface" in old.source and "least friction" in old.source
+    boil = _sw_prompt("kitchen", ["tin cup", "stove"], "boil tin")
+    assert rep.map(boil, []).source == type(rep)(rep.known, rule=13).map(boil, []).source

@@ -676,6 +676,60 @@ def test_the_notes_module_answers_with_the_text_last_read_word_for_word_never_wh
     assert "nothing yet" in notes.run("notes")
 
 
+def test_the_slides_module_keeps_each_planes_slide_and_orders_them_by_speed_never_naming_the_one_to_choose():
+    from bct.modules import make_module
+
+    slides = make_module("slides")
+    assert slides.commands() == [] and "not seen a block on an inclined plane" in slides.run("slides")
+    paper = "an inclined plane with a paper surface, with: a wood block approximately 55% down the plane"
+    slides.observe(paper, "", "")
+    slides.observe("a stopwatch, which is deactivated. The time reads 13 ticks.", "", "")
+    assert slides.commands() == ["slides"]
+    assert slides.run("slides") == (
+        "The block slid down the inclined plane with a paper surface: 55% down in 13 ticks; no other plane measured yet."
+    )
+    slides.observe("You move the wood block to the inclined plane.", "", "")  # out of view: kept
+    slides.observe("an inclined plane C, with: a wood block approximately 9% down the plane", "", "")
+    slides.observe("a stopwatch, which is deactivated. The time reads 13 ticks.", "", "")
+    both = slides.run("slides")
+    assert both == (
+        "The block slid fastest down the inclined plane with a paper surface: 55% down in 13 ticks; "
+        "then the inclined plane C: 9% down in 13 ticks."
+    )
+    assert "focus" not in both and "friction" not in both  # facts and their order, never the plane to choose
+    # speed is distance over time: 30% in 4 ticks is faster than 55% in 13; a look with no time read is said so
+    slides.observe("an inclined plane C, with: a wood block approximately 30% down the plane", "", "")
+    assert slides.run("slides").endswith("then the inclined plane with a paper surface: 55% down in 13 ticks.")
+    assert "the inclined plane C: 30% down, time not read" in slides.run("slides")
+    slides.observe("an inclined plane C, with: a wood block at the bottom of the plane", "", "")
+    slides.observe("The time reads 20 ticks.", "", "")
+    assert "the inclined plane C: to the bottom in 20 ticks" in slides.run("slides")
+    assert slides.run("slides now").startswith("'slides' takes no arguments, got 'slides now'. Usage: slides")
+    slides.reset()
+    assert slides.commands() == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", ["inclined-plane-determine-angle", "inclined-plane-friction-unnamed-surfaces"])
+def test_the_inclined_planes_time_both_slides_alike_and_ask_slides_before_the_focus_well_within_100_actions(task):
+    """search=1: one wait and one look on each plane (the simulator's path looks once a tick until the block is at
+    the bottom: up to 368 actions); with modules=true `slides` just before the focus, its answer both planes' slides
+    over the same time; each variation reaches 100 in under 30 actions."""
+    g = get_game(f"scienceworld-{task}-search1").with_memory(False)
+    assert g.module == "slides"
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok and traj.steps[-1].score == 1.0 and len(traj.actions) < 30, (traj.error, traj.actions)
+            looks = [a for a in traj.actions if a.startswith("look at inclined plane")]
+            assert len(looks) == 2 and len(set(looks)) == 2 and traj.actions.count("wait") == 2, traj.actions
+            assert traj.actions[-2] == "slides" and traj.actions[-1].startswith("focus on inclined plane")
+            answer = traj.steps[-2].observation
+            assert (
+                answer.startswith("The block slid fastest down the inclined plane") and answer.count("in 13 ticks") == 2
+            )
+
+
 @pytest.mark.slow
 def test_with_modules_chemistry_mix_asks_its_notes_before_every_game_action_after_the_recipe_and_reaches_100():
     g = get_game("scienceworld-chemistry-mix").with_memory(False)

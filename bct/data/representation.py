@@ -188,9 +188,12 @@ class CommonTask(Common):
     # sugar water); 13: as 12, with the organism a life-stage task follows (`World.stage_things`) numbered first
     # and read inside any longer name ("<e1> egg", "hatchling <e1>", "<e1> tree in the seedling stage"): under 12
     # each stage was a name of its own, "hatchling giant tortoise" one <eK> among the hatchlings of five animals,
-    # and the agent focused on a caterpillar after the tortoise's egg
-    rule = 13
-    older_rules = (6, 7, 8, 9, 10, 11, 12)
+    # and the agent focused on a caterpillar after the tortoise's egg; 14: as 13, with the two inclined planes a task
+    # compares numbered as its things, in the order it names them ("move block to <e1>", "focus on <e2>"): under 13
+    # a plane was written by its letter or surface ("inclined plane with a unknown material h surface"), and the agent
+    # wrote letters of train worlds ("material f") for planes it did not have
+    rule = 14
+    older_rules = (6, 7, 8, 9, 10, 11, 12, 13)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -199,8 +202,9 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
         staged = tuple(registry.stage_things(task)) if self.rule >= 13 else ()
-        things = tuple(registry.task_things(task, made=self.rule >= 7))
-        made = set(things).difference(registry.task_things(task, made=False)) if self.rule >= 11 else set()
+        things = tuple(registry.task_things(task, made=self.rule >= 7, compared=self.rule >= 14))
+        made = set(things).difference(registry.task_things(task, made=False, compared=self.rule >= 14))
+        made = made if self.rule >= 11 else set()
         own = staged + things
         read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
         beside = (

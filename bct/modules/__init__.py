@@ -14,6 +14,7 @@ from bct.modules.memory_twc import TidyMemory
 from bct.modules.navigation import Navigation
 from bct.modules.navigation_directions import NavigationDirections
 from bct.modules.notes import Notes
+from bct.modules.slides import Slides
 from bct.modules.sortquantity import SortQuantity
 
 MODULES: dict[str, type[Module]] = {
@@ -28,6 +29,7 @@ MODULES: dict[str, type[Module]] = {
     "memory-mapreader": GoalMemory,
     "memory-scienceworld": ScienceWorldMemory,
     "notes": Notes,
+    "slides": Slides,
 }
 
 # modules=all: every module is offered in every game, beside the game's own and its working memory; the

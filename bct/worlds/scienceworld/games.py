@@ -61,6 +61,9 @@ LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
 # tasks whose simulator's paths move a carried flower pot by its contents ("move flower pot 3 containing pea plant and
 # soil in inventory to red box"): with `search=1` by its own name, which the parser takes (gold.py, `pot_by_name`)
 POTS_CARRIED = ("find-plant",)
+# tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
+# looks in a row): with `search=1` by its place after one equal wait on each plane (gold.py, `equal_times`)
+INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = (
     "chemistry-mix-paint-secondary-color",
@@ -71,6 +74,7 @@ SEARCHABLE = (
     *WATCHED,
     *LIFE_STAGES,
     *POTS_CARRIED,
+    *INCLINED_PLANES,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the
@@ -122,6 +126,11 @@ THRESHOLD_TASKS = (
 # The tasks that show what they need once, in a text read (chemistry-mix's recipe): played with the `notes` module
 # (bct/modules/notes.py) where modules=true, asked before every game action after the reading in their gold paths
 READING_TASKS = ("chemistry-mix",)
+# each task's module where modules=true: the threshold tasks' `compare`, the reading tasks' `notes`, the inclined
+# planes' `slides` (bct/modules/slides.py: each plane's measured slide, kept for the choice made after both), asked
+# just before the focus in their gold paths
+TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "compare") | dict.fromkeys(READING_TASKS, "notes")
+TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 
 
 def simplifications(game: Game) -> str:
@@ -138,7 +147,7 @@ GAMES: dict[str, Game] = {
         "scienceworld",
         task,
         "",
-        "compare" if task in THRESHOLD_TASKS else "notes" if task in READING_TASKS else "",
+        TASK_MODULES.get(task, ""),
         "scienceworld",
         memory=True,  # played with its working memory unless `memory=false` (`scienceworld-boil-nomemory`)
         memory_default=True,

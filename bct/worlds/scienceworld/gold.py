@@ -46,6 +46,13 @@ the inventory did not hold, and the parser refused it. `pot_by_name` moves the p
 to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
 another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
 number is not the pea's); the refused long move had hidden that.
+
+Equal times on the inclined planes. Their simulator paths time the block on each plane by looking at the plane once a
+tick until the block is at the bottom, then read the stopwatch: 47-368 actions on 36 train variations, so that the
+simulator's own path scores 0.27-0.40 on the friction tasks within TALES's 100 actions, and at the choice, made after
+both, a Markov prompt shows the second plane's time alone. `equal_times` waits once (10 ticks) and looks once on each
+plane: the block's place after the same time on both ("55% down" against "9% down"; 16-24 actions, each of those 36
+variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps both measurements for the choice.
 """
 
 from __future__ import annotations
@@ -57,7 +64,14 @@ from collections.abc import Callable, Generator, Iterator
 from bct.worlds.base import Game
 from bct.worlds.scienceworld import text
 from bct.worlds.scienceworld.env import carried
-from bct.worlds.scienceworld.games import LIFE_STAGES, POTS_CARRIED, SEARCHABLE, SUBSTANCE, WATCHED
+from bct.worlds.scienceworld.games import (
+    INCLINED_PLANES,
+    LIFE_STAGES,
+    POTS_CARRIED,
+    SEARCHABLE,
+    SUBSTANCE,
+    WATCHED,
+)
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -83,6 +97,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     notes = "notes" in gold_modules(env.game, modules)
+    slides = "slides" in gold_modules(env.game, modules)  # asked once, just before the focus
     noted, shown = False, False  # a text was read (the `notes` module keeps it); the latest step shows it
     action = next(actions, None)
     while action is not None:
@@ -94,6 +109,9 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
             threshold = None  # once, at the decision
         if noted and not shown:  # the text read, back in view
             yield "notes"
+        if slides and action.startswith("focus on"):
+            yield "slides"  # both planes' slides, the first long out of view
+            slides = False
         step = yield action
         read = read or text.temperature(step.observation) is not None
         shown = notes and text.recipe(step.observation) is not None
@@ -274,6 +292,23 @@ def pot_by_name(env) -> Generator[str, object, None]:
         yield _POT_CARRIED.sub(r"move \1 to \2", action)
 
 
+def equal_times(env) -> Generator[str, object, None]:
+    """The simulator's path with each run of looks at a plane while the block slides (a look a tick, up to 282 in a
+    row, until it is at the bottom) made one wait and one look: each plane's slide is then measured over the same
+    time, the block's place after it (module docstring)."""
+    gold, i = env.gold_actions(), 0
+    while i < len(gold):
+        action = gold[i]
+        if action.startswith("look at inclined plane"):
+            while i < len(gold) and gold[i] == action:
+                i += 1
+            yield "wait"
+            yield action
+            continue
+        yield action
+        i += 1
+
+
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
 # ScienceWorld's name
 SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
@@ -282,5 +317,6 @@ SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     **dict.fromkeys(WATCHED, watched_waits),
     **dict.fromkeys(LIFE_STAGES, focus_as_seen),
     **dict.fromkeys(POTS_CARRIED, pot_by_name),
+    **dict.fromkeys(INCLINED_PLANES, equal_times),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"

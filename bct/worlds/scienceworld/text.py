@@ -131,6 +131,12 @@ NOT_NAMES = frozenset(
         "score",
         "temperature",
         "melting point",
+        # what an inclined-plane task asks of its planes is words to read, not a thing: numbered, "the most friction"
+        # and "the least friction" read alike, and the choice after the experiment was a coin's
+        "most friction",
+        "least friction",
+        "steepest angle",
+        "shallowest angle",
     }
 )
 
@@ -175,15 +181,33 @@ def read_things(text: str) -> list[str]:
     return list(dict.fromkeys(i for i in found if i))
 
 
-def task_things(text: str, made: bool = True) -> list[str]:
+# the two planes an inclined-plane task compares ("which of the two inclined planes (paper, cloth) has the most
+# friction", "(unknown material C, unknown material H)", "(C, B) has the shallowest angle"); the look names them
+# "an inclined plane with a paper surface" where the task is friction, "an inclined plane C" where it is the angle
+_TASK_PLANES = re.compile(
+    r"which of the two inclined planes \(([^,()]+), ([^()]+)\) has the (\w+ (friction|angle))", re.I
+)
+
+
+def planes(text: str) -> list[str]:
+    """The inclined planes a task compares, by the names the look gives them ("inclined plane with a paper surface",
+    "inclined plane c"); [] for a task that compares none."""
+    m = _TASK_PLANES.search(text)
+    if not m:
+        return []
+    named = [x.strip().lower() for x in m.group(1, 2)]
+    return [f"inclined plane with a {x} surface" if m.group(4) == "friction" else f"inclined plane {x}" for x in named]
+
+
+def task_things(text: str, made: bool = True, compared: bool = True) -> list[str]:
     """What a task description names that each variation changes: the thing it is about, where it names one
     (boil, melt, freeze, change the state of, the temperature and melting-point measurements, conductivity,
-    the component to power, and with `made` the substance or paint it asks to create), then its boxes and rooms
-    in the order it names them (use-thermometer: "unknown substance b", "bedroom", "blue box", "orange box",
-    "bathroom")."""
+    the component to power, and with `made` the substance or paint it asks to create; with `compared` the two
+    inclined planes a task compares), then its boxes and rooms in the order it names them (use-thermometer:
+    "unknown substance b", "bedroom", "blue box", "orange box", "bathroom")."""
     own = [m.group(1).lower() for m in (*(_TASK_MADE.finditer(text) if made else ()), *_TASK_OWN.finditer(text))]
     places = [(m.group(1) or m.group(2)).lower() for m in _TASK_PLACE.finditer(text)]
-    return list(dict.fromkeys(own + places))
+    return list(dict.fromkeys(own + (planes(text) if compared else []) + places))
 
 
 @functools.lru_cache(maxsize=1 << 14)
