@@ -10,9 +10,10 @@
 #   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
 #   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
 #   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
-#   three tasks that sort by one, bct/modules/compare.py, and the notes module, the recipe read, in chemistry-mix,
-#   bct/modules/notes.py; false: none; with WIDE=1 the defaults are `sw-stage8`'s
-#   recipe, 0.624 on the 30 by TALES's measure; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
+#   three tasks that sort by one, bct/modules/compare.py, the notes module, the recipe read, in chemistry-mix,
+#   bct/modules/notes.py, and the slides module, each inclined plane's slide, bct/modules/slides.py; false: none; with WIDE=1 the defaults are `sw-slide8`'s
+#   recipe, 0.668 on the 30 by TALES's measure; `sw-stage8` before the inclined planes' equal times, slides and entity
+#   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
 #   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the
 #   working memory; with it the agents measured lower), BASELINE=1 also trains and evaluates the agent with the other memory
@@ -22,9 +23,10 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it), the life stages focused by the names the look writes, find-plant's pot moved by its name; 0: the
+#   dried it), the life stages focused by the names the look writes, find-plant's pot moved by its name, the inclined
+#   planes timed by one equal wait and one look each; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
-#   from more train variations than GAMES, the smallest tasks' examples count twice an epoch: the `mix` below;
+#   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
 #   0: GAMES for every task, one pass); extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +56,9 @@ if [ "$WIDE" = 1 ]; then
   for t in identify-life-stages-1 identify-life-stages-2 chemistry-mix chemistry-mix-paint-tertiary-color; do
     mix+=("+mix.scienceworld-$t.passes=2")
   done
+  # the circuits: 10 train variations of 11-30 actions each, 0.5% of the examples, and two trainings of the same data
+  # scored them 0.81-0.83 and 0.13-0.18: three times in each epoch
+  for t in power-component power-component-renewable-vs-nonrenewable-energy; do mix+=("+mix.scienceworld-$t.passes=3"); done
 fi
 sizes=()
 [ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)

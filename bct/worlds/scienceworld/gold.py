@@ -57,6 +57,7 @@ variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable, Generator, Iterator
@@ -296,17 +297,13 @@ def equal_times(env) -> Generator[str, object, None]:
     """The simulator's path with each run of looks at a plane while the block slides (a look a tick, up to 282 in a
     row, until it is at the bottom) made one wait and one look: each plane's slide is then measured over the same
     time, the block's place after it (module docstring)."""
-    gold, i = env.gold_actions(), 0
-    while i < len(gold):
-        action = gold[i]
+    for action, run in itertools.groupby(env.gold_actions()):
         if action.startswith("look at inclined plane"):
-            while i < len(gold) and gold[i] == action:
-                i += 1
             yield "wait"
             yield action
             continue
-        yield action
-        i += 1
+        for same in run:  # noqa: UP028 (not `yield from`: a group of groupby takes no sent step)
+            yield same
 
 
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
