@@ -203,8 +203,8 @@ class CommonTask(Common):
         task = source.partition(" </s> ")[0]
         staged = tuple(registry.stage_things(task)) if self.rule >= 13 else ()
         things = tuple(registry.task_things(task, made=self.rule >= 7, compared=self.rule >= 14))
-        made = set(things).difference(registry.task_things(task, made=False, compared=self.rule >= 14))
-        made = made if self.rule >= 11 else set()
+        unmade = registry.task_things(task, made=False, compared=self.rule >= 14) if self.rule >= 11 else things
+        made = set(things).difference(unmade)
         own = staged + things
         read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
         beside = (
