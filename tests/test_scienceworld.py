@@ -175,10 +175,11 @@ def test_a_substance_carried_out_of_the_kitchen_is_found_on_the_tour_and_brought
             room = env.env.moved_to
             assert room in ("art studio", "workshop") and traj.ok and traj.steps[-1].success, (seed, traj.error)
             assert "called the kitchen" in traj.steps[0].look and name not in traj.steps[0].look
-            at = traj.actions.index(f"pick up {carried}")  # right after the look that showed it, in that room
-            assert f"called the {room}" in traj.steps[at].look and name in traj.steps[at].look
-            focus = traj.actions.index(f"focus on {name}")
-            assert focus > at and "called the kitchen" in traj.steps[focus].look
+            focus = traj.actions.index(f"focus on {name}")  # right after the look that showed it, in that room
+            assert f"called the {room}" in traj.steps[focus].look and name in traj.steps[focus].look
+            assert traj.actions[focus + 1] == f"pick up {carried}"
+            back = traj.actions.index("go to kitchen", focus)
+            assert traj.actions[back + 1].startswith(("move", "pour")) and name in traj.actions[back + 1]
         env.reset(0, "train")  # water: nothing carried
         assert env.env.moved_to is None
         env.reset(21, "test")  # boil lead, as the simulator has it

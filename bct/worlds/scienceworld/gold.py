@@ -22,8 +22,11 @@ it, and no train path ever shows a tour. Their search (`substance_search`) makes
 room, look around, the substance in none of them) where the substance is shut in a kitchen container, then
 opens the containers as the simulator does: what an agent must do when the task's substance is not in sight.
 Where the train world had its substance carried out of the kitchen before play (`moved=1`, env.py), the tour
-meets it (`found_elsewhere`): picked up where it lies and brought back, as the simulator's test paths do with the
-workshop's metal; the two rooms off the hallway come in an order drawn per variation.
+meets it (`found_elsewhere`): focused on and picked up where it lies, and brought back, as the simulator's test paths
+do with the workshop's metal; the two rooms off the hallway come in an order drawn per variation. The focus comes where
+the substance is first seen: focused on after the walk back, as the simulator's paths do, it came at a prompt the
+melting-point tasks show too (back in the kitchen, "a substance called <e1>" held), where they use the thermometer;
+every failed test episode of `sw-slide8`'s boil and freeze brought the metal back and measured it, never focused.
 
 Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
 look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits
@@ -210,8 +213,8 @@ def substance_search(env) -> Generator[str, object, None]:
 def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
     """A change of state whose substance was carried out of the kitchen before play (`moved=1`, env.py), played as
     the simulator plays a test variation, where the metal lies on the workshop's table: the kitchen's tools, the tour
-    (as for a substance shut away) until the substance is in sight, picked up there and brought back to the kitchen,
-    where the simulator's path goes on from its focus."""
+    (as for a substance shut away) until the substance is in sight, focused on and picked up there, and brought back
+    to the kitchen, where the simulator's path goes on after its focus."""
     name = SUBSTANCE.search(env.env.task).group(1)
     seen = re.compile(rf"\b{re.escape(name)}\b")
     focus = gold.index(f"focus on {name}")
@@ -224,8 +227,15 @@ def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
             break
     else:
         raise ValueError(f"the tour did not meet {name} (carried to the {env.env.moved_to})")
+    yield gold[focus]  # where it is seen, not after the walk back (module docstring)
     yield f"pick up {carried(name, gold[focus + 1])}"
-    for action in ("open door to hallway", "go to hallway", "open door to kitchen", "go to kitchen", *gold[focus:]):
+    for action in (
+        "open door to hallway",
+        "go to hallway",
+        "open door to kitchen",
+        "go to kitchen",
+        *gold[focus + 1 :],
+    ):
         yield action
 
 
