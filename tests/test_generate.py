@@ -1,8 +1,11 @@
 """`python -m bct.generate` writes the files, a consistent manifest, resumes, rejects bad input; bct.show shows them."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -12,10 +15,11 @@ from bct.data.generation import generate
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
 
+RUN = [sys.executable, "-m", "bct.generate", "progress=false"]
+
+
 def run(*overrides, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "bct.generate", "progress=false", *overrides], capture_output=True, text=True, cwd=cwd
-    )
+    return subprocess.run([*RUN, *overrides], capture_output=True, text=True, cwd=cwd)
 
 
 def test_generate_small_config_writes_files_and_manifest(tmp_path):
@@ -78,6 +82,44 @@ def test_workers_play_games_side_by_side_and_write_what_one_process_writes(tmp_p
         assert {k: v for k, v in manifests[1][rel].items() if k != "seconds"} == {
             k: v for k, v in manifests[2][rel].items() if k != "seconds"
         }
+
+
+def _session(sid: int) -> list[str]:
+    """The command lines of the processes of session `sid` (Linux's /proc)."""
+    lines = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            if int(fields[3]) == sid:
+                lines.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+    return lines
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux's /proc")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_a_run_stopped_while_workers_play_leaves_no_worker_or_jvm_behind(tmp_path, stop):
+    """A scheduler's stop (SIGTERM) or a SIGKILL while two workers play: the run's workers and their JVMs end with
+    it, not playing on orphaned; the manifest it leaves is whole."""
+    out = tmp_path / "d"
+    command = [*RUN, "games=[sorting,twc-easy]", "modules=[true]", "folds=[train]", "num_games=400", f"out_dir={out}"]
+    run = subprocess.Popen(
+        [*command, "workers=2"], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    deadline = time.time() + 180
+    while sum("java" in c for c in _session(run.pid)) < 2 and run.poll() is None and time.time() < deadline:
+        time.sleep(0.5)
+    assert run.poll() is None and sum("java" in c for c in _session(run.pid)) >= 2, "two workers' JVMs never ran"
+    time.sleep(2)  # games under way
+    run.send_signal(stop)
+    assert run.wait(timeout=60) != 0
+    deadline = time.time() + 30
+    while _session(run.pid) and time.time() < deadline:
+        time.sleep(0.5)
+    assert _session(run.pid) == []
+    if (out / "manifest.json").exists():
+        json.loads((out / "manifest.json").read_text())
 
 
 def test_bad_choices_give_one_line_and_exit_code_2(tmp_path):

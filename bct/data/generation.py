@@ -6,7 +6,10 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import os
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -195,24 +198,82 @@ def _generate(
             record(game, _play(games[game], modules, files, out_dir, done))
     else:
         context = multiprocessing.get_context("spawn")  # no fork of a process that holds JVM gateways' threads
-        with context.Manager() as manager, ProcessPoolExecutor(min(workers, len(groups)), mp_context=context) as pool:
-            queue = manager.Queue()
-            futures = {
-                pool.submit(_play, games[game], modules, files, out_dir, queue): game
-                for (game, modules), files in groups.items()
-            }
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        size = min(workers, len(groups))
+        queue = context.Queue()  # the workers' episodes, for the progress bar
+        with _terminated_as_exit():
+            pool = ProcessPoolExecutor(
+                size, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), queue)
+            )
+            try:
+                futures = {
+                    pool.submit(_play_in_worker, games[game], modules, files, out_dir): game
+                    for (game, modules), files in groups.items()
+                }
+                pending = set(futures)
+                while pending:
+                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                    while not queue.empty():
+                        bar.update(queue.get())
+                    for future in finished:
+                        record(futures[future], future.result())
                 while not queue.empty():
                     bar.update(queue.get())
-                for future in finished:
-                    record(futures[future], future.result())
-            while not queue.empty():
-                bar.update(queue.get())
+            except BaseException:  # interrupted, or a game failed: its workers (and their JVMs) end now
+                _stop(pool)
+                raise
+            pool.shutdown()
     bar.close()
     manifest["written"] = [rel for files in groups.values() for rel, *_ in files]  # what this run wrote (not saved)
     return manifest
+
+
+@contextlib.contextmanager
+def _terminated_as_exit():
+    """SIGTERM (a scheduler's stop, `kill`) ends the run as Ctrl-C does, through the code that stops the workers: by
+    default it ends this process alone, and the workers play on, orphaned, each with its JVM."""
+
+    def leave(signum, frame):
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, leave)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Ends a pool's workers without waiting for their games (a worker's JVM dies with it); the manifest already
+    lists each group written, so the next run resumes after them. The executor has no public way to end a busy
+    worker: its processes are ended one by one."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+_QUEUE = None  # in a worker: where it tells the run of each episode played (`_start_worker`)
+
+
+def _start_worker(parent: int, queue) -> None:
+    """A worker's initializer: keeps the run's progress queue, and ends the worker (its JVM with it) once the process
+    that started it is gone, as after a SIGKILL, which no handler hears."""
+    global _QUEUE
+    _QUEUE = queue
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
+
+
+def _play_in_worker(g, modules: bool, files, out_dir: Path) -> list[tuple[str, dict]]:
+    return _play(g, modules, files, out_dir, _QUEUE)
 
 
 class _Progress:
