@@ -159,6 +159,7 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
         make_module("compare"),
         make_module("notes"),
         make_module("slides"),
+        make_module("circuit"),
     ]:
         verb = module.verbs[0]
         answer = module.run(f"{verb} " + "x" * 100_000 + " y")
@@ -180,10 +181,11 @@ def test_registry_and_ownership():
         "memory-twc",
         "notes",
         "slides",
+        "circuit",
     }
     with pytest.raises(
         UserError,
-        match="valid choices: calc, compare, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, notes, slides, sortquantity",
+        match="valid choices: calc, circuit, compare, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, notes, slides, sortquantity",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

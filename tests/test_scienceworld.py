@@ -732,6 +732,24 @@ def test_the_inclined_planes_time_both_slides_alike_and_ask_slides_before_the_fo
 
 
 @pytest.mark.slow
+def test_with_modules_a_conductivity_test_asks_circuit_before_each_connection_after_the_first_and_reaches_100():
+    """The `circuit` answer before each connection holds the wire end the connection then uses where a connection
+    made before holds that wire: the fifth's wire, connected at the second, is out of the prompt without it."""
+    g = get_game("scienceworld-test-conductivity").with_memory(False)
+    assert g.module == "circuit"
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok and traj.steps[-1].score == 1.0, traj.error
+            connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
+            assert len(connects) == 6 and all(traj.actions[i - 1] == "circuit" for i in connects[1:]), traj.actions
+            assert traj.actions[connects[0] - 1] != "circuit"
+            fifth, answer = traj.actions[connects[4]], traj.steps[connects[4]].observation
+            wire = re.search(r"to ([a-z]+ wire terminal \d)$", fifth).group(1)
+            assert wire in answer.partition("Free wire ends:")[2], (fifth, answer)
+
+
+@pytest.mark.slow
 def test_with_modules_chemistry_mix_asks_its_notes_before_every_game_action_after_the_recipe_and_reaches_100():
     g = get_game("scienceworld-chemistry-mix").with_memory(False)
     assert g.module == "notes"
@@ -860,3 +878,35 @@ def test_find_plant_moves_the_carried_pot_by_its_own_name_and_scores_one():
             assert traj.ok and traj.steps[-1].score == 1.0, traj.error
             assert re.fullmatch(r"move flower pot \d+ to [a-z]+ box", traj.actions[-1]), traj.actions
             assert not any(" containing " in a for a in traj.actions)
+
+
+def test_the_circuit_module_keeps_the_connections_and_the_free_wire_ends_never_naming_the_next_connection():
+    from bct.modules import make_module
+
+    circuit = make_module("circuit")
+    assert circuit.commands() == [] and "Nothing is connected yet" in circuit.run("circuit")
+    look = (
+        "This room is called the workshop. In it, you see: a table. On the table is: a battery, a green wire, a orange"
+        " wire, a red light bulb, which is off, a red wire, a switch, which is off."
+    )
+    circuit.observe("anode on battery is now connected to terminal 1 on orange wire", look, "")
+    assert circuit.commands() == ["circuit"]
+    circuit.observe("cathode on battery is now connected to terminal 1 on green wire", look, "")
+    circuit.observe("You move to the hallway.", "This room is called the hallway.", "")  # out of view: kept
+    circuit.observe("terminal 2 on orange wire is now connected to cathode on green light bulb", look, "")
+    circuit.observe("terminal 2 on red wire is now connected to anode on green light bulb", look, "")
+    answer = circuit.run("circuit")
+    assert answer == (
+        "Connected: battery anode - orange wire terminal 1; battery cathode - green wire terminal 1; orange wire"
+        " terminal 2 - green light bulb cathode; red wire terminal 2 - green light bulb anode. Free wire ends: green"
+        " wire terminal 2, red wire terminal 1. Every wire in sight is connected."
+    )
+    assert "connect " not in answer and "foil" not in answer  # facts, in a command's words, never the next command
+    circuit.observe("orange wire has been disconnected", look, "")  # the game disconnects whole things
+    assert circuit.run("circuit").startswith(
+        "Connected: battery cathode - green wire terminal 1; red wire terminal 2 - green light bulb anode. Free wire"
+        " ends: green wire terminal 2, red wire terminal 1. Wires not connected: orange wire."
+    )
+    assert circuit.run("circuit now").startswith("'circuit' takes no arguments, got 'circuit now'. Usage: circuit")
+    circuit.reset()
+    assert circuit.commands() == []

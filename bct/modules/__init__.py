@@ -5,6 +5,7 @@ from __future__ import annotations
 from bct.core.errors import unknown
 from bct.modules.base import Module
 from bct.modules.calc import Calc
+from bct.modules.circuit import Circuit
 from bct.modules.compare import Compare
 from bct.modules.kb_twc import KnowledgeBaseTWC
 from bct.modules.memory import Memory
@@ -30,6 +31,7 @@ MODULES: dict[str, type[Module]] = {
     "memory-scienceworld": ScienceWorldMemory,
     "notes": Notes,
     "slides": Slides,
+    "circuit": Circuit,
 }
 
 # modules=all: every module is offered in every game, beside the game's own and its working memory; the
