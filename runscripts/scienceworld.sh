@@ -11,8 +11,10 @@
 #   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
 #   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
 #   three tasks that sort by one, bct/modules/compare.py, the notes module, the recipe read, in chemistry-mix,
-#   bct/modules/notes.py, and the slides module, each inclined plane's slide, bct/modules/slides.py; false: none; with WIDE=1 the defaults are `sw-slide8`'s
-#   recipe, 0.668 on the 30 by TALES's measure; `sw-stage8` before the inclined planes' equal times, slides and entity
+#   bct/modules/notes.py, the slides module, each inclined plane's slide, bct/modules/slides.py, and the circuit module,
+#   the connections made, in the conductivity tasks, bct/modules/circuit.py; false: none; with WIDE=1 the defaults are
+#   `sw-seen8`'s recipe, 0.704 on the 30 by TALES's measure, and the circuit module, measured on its two tasks alone
+#   (no margin); `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
 #   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the

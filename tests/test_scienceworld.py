@@ -732,9 +732,10 @@ def test_the_inclined_planes_time_both_slides_alike_and_ask_slides_before_the_fo
 
 
 @pytest.mark.slow
-def test_with_modules_a_conductivity_test_asks_circuit_before_each_connection_after_the_first_and_reaches_100():
-    """The `circuit` answer before each connection holds the wire end the connection then uses where a connection
-    made before holds that wire: the fifth's wire, connected at the second, is out of the prompt without it."""
+def test_with_modules_a_conductivity_test_asks_circuit_after_each_connection_and_reaches_100():
+    """The `circuit` answer after each connection holds the wire end the next one uses where a connection made before
+    holds that wire (the fifth's wire, connected at the second, is out of the prompt without it); after the sixth it
+    says no end is free."""
     g = get_game("scienceworld-test-conductivity").with_memory(False)
     assert g.module == "circuit"
     with open_game(g, True, list_actions=False) as env:
@@ -742,11 +743,14 @@ def test_with_modules_a_conductivity_test_asks_circuit_before_each_connection_af
             traj = play_gold(env, seed, "train", True)
             assert traj.ok and traj.steps[-1].score == 1.0, traj.error
             connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
-            assert len(connects) == 6 and all(traj.actions[i - 1] == "circuit" for i in connects[1:]), traj.actions
-            assert traj.actions[connects[0] - 1] != "circuit"
+            made = [i for i in connects if "is now connected to" in traj.steps[i + 1].observation]  # some are refused
+            assert all(traj.actions[i + 1] == "circuit" for i in made) and traj.actions.count("circuit") == len(made)
+            if len(made) < 6:  # the simulator's path connects a book by a name the parser refuses ("book terminal 1")
+                continue
             fifth, answer = traj.actions[connects[4]], traj.steps[connects[4]].observation
             wire = re.search(r"to ([a-z]+ wire terminal \d)$", fifth).group(1)
             assert wire in answer.partition("Free wire ends:")[2], (fifth, answer)
+            assert "No wire end in use is free." in traj.steps[connects[5] + 2].observation
 
 
 @pytest.mark.slow

@@ -132,7 +132,7 @@ READING_TASKS = ("chemistry-mix",)
 TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "compare") | dict.fromkeys(READING_TASKS, "notes")
 TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 # the conductivity tasks build a circuit of six connections whose fifth needs a wire out of view: the `circuit` module
-# (bct/modules/circuit.py: the connections reported, the free wire ends), asked before each connection after the first
+# (bct/modules/circuit.py: the connections reported, the free wire ends), asked after each connection
 CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances")
 TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")
 

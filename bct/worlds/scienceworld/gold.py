@@ -94,8 +94,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
     threshold just before the first action that names one of the task's boxes; with the `notes` module (a task
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
-    `slides` both planes' slides before the focus; with `circuit` the connections so far before each connection after
-    the first. Each step is sent back (read by a search)."""
+    `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection. Each step is sent back (read by a search)."""
     search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
@@ -104,8 +103,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     notes = "notes" in gold_modules(env.game, modules)
     slides = "slides" in gold_modules(env.game, modules)  # asked once, just before the focus
-    circuit = "circuit" in gold_modules(env.game, modules)  # asked before each connection after the first
-    wired = False  # a connection was reported (the `circuit` module keeps it)
+    circuit = "circuit" in gold_modules(env.game, modules)  # asked after each connection
     noted, shown = False, False  # a text was read (the `notes` module keeps it); the latest step shows it
     action = next(actions, None)
     while action is not None:
@@ -120,10 +118,12 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if slides and action.startswith("focus on"):
             yield "slides"  # both planes' slides, the first long out of view
             slides = False
-        if circuit and wired and action.startswith("connect "):
-            yield "circuit"  # the connections so far: the second's wire is out of view at the fifth
         step = yield action
-        wired = wired or "is now connected to" in step.observation
+        if circuit and "is now connected to" in step.observation:
+            # the connections so far, after each: the fifth needs the second's wire, out of view, and after the sixth
+            # "no free end" says the circuit is whole (asked before each connection instead, the agent asked and
+            # connected again and again once it was)
+            yield "circuit"
         read = read or text.temperature(step.observation) is not None
         shown = notes and text.recipe(step.observation) is not None
         noted = noted or shown
