@@ -731,41 +731,42 @@ def test_the_inclined_planes_time_both_slides_alike_and_ask_slides_before_the_fo
             )
 
 
+def gold_with_module(name: str, module: str):
+    """The gold paths of two drawn train variations of game `name` played with its module (`module`), each reaching 100."""
+    g = get_game(name).with_memory(False)
+    assert g.module == module
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok and traj.steps[-1].score == 1.0, traj.error
+            yield traj
+
+
 @pytest.mark.slow
 def test_with_modules_a_conductivity_test_asks_circuit_after_each_connection_and_reaches_100():
     """The `circuit` answer after each connection holds the wire end the next one uses where a connection made before
     holds that wire (the fifth's wire, connected at the second, is out of the prompt without it); after the sixth it
     says no end is free."""
-    g = get_game("scienceworld-test-conductivity").with_memory(False)
-    assert g.module == "circuit"
-    with open_game(g, True, list_actions=False) as env:
-        for seed in fold_seeds(g, "train", 2):
-            traj = play_gold(env, seed, "train", True)
-            assert traj.ok and traj.steps[-1].score == 1.0, traj.error
-            connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
-            made = [i for i in connects if "is now connected to" in traj.steps[i + 1].observation]  # some are refused
-            assert all(traj.actions[i + 1] == "circuit" for i in made) and traj.actions.count("circuit") == len(made)
-            if len(made) < 6:  # the simulator's path connects a book by a name the parser refuses ("book terminal 1")
-                continue
-            fifth, answer = traj.actions[connects[4]], traj.steps[connects[4]].observation
-            wire = re.search(r"to ([a-z]+ wire terminal \d)$", fifth).group(1)
-            assert wire in answer.partition("Free wire ends:")[2], (fifth, answer)
-            assert "No wire end in use is free." in traj.steps[connects[5] + 2].observation
+    for traj in gold_with_module("scienceworld-test-conductivity", "circuit"):
+        connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
+        made = [i for i in connects if "is now connected to" in traj.steps[i + 1].observation]  # some are refused
+        assert all(traj.actions[i + 1] == "circuit" for i in made) and traj.actions.count("circuit") == len(made)
+        if len(made) < 6:  # the simulator's path connects a book by a name the parser refuses ("book terminal 1")
+            continue
+        fifth, answer = traj.actions[connects[4]], traj.steps[connects[4]].observation
+        wire = re.search(r"to ([a-z]+ wire terminal \d)$", fifth).group(1)
+        assert wire in answer.partition("Free wire ends:")[2], (fifth, answer)
+        assert "No wire end in use is free." in traj.steps[connects[5] + 2].observation
 
 
 @pytest.mark.slow
 def test_with_modules_chemistry_mix_asks_its_notes_before_every_game_action_after_the_recipe_and_reaches_100():
-    g = get_game("scienceworld-chemistry-mix").with_memory(False)
-    assert g.module == "notes"
-    with open_game(g, True, list_actions=False) as env:
-        for seed in fold_seeds(g, "train", 2):
-            traj = play_gold(env, seed, "train", True)
-            assert traj.ok and traj.steps[-1].score == 1.0, traj.error
-            read = next(i for i, a in enumerate(traj.actions) if a.startswith("read "))
-            after = traj.actions[read + 2 :]  # the game action right after the reading: the recipe is in view
-            assert after[0::2] == ["notes"] * len(after[0::2]) and "notes" not in after[1::2], traj.actions
-            recipe = " ".join(traj.steps[read + 1].observation.split())
-            assert {traj.steps[i + 1].observation for i in range(read + 2, len(traj.actions), 2)} == {recipe}
+    for traj in gold_with_module("scienceworld-chemistry-mix", "notes"):
+        read = next(i for i, a in enumerate(traj.actions) if a.startswith("read "))
+        after = traj.actions[read + 2 :]  # the game action right after the reading: the recipe is in view
+        assert after[0::2] == ["notes"] * len(after[0::2]) and "notes" not in after[1::2], traj.actions
+        recipe = " ".join(traj.steps[read + 1].observation.split())
+        assert {traj.steps[i + 1].observation for i in range(read + 2, len(traj.actions), 2)} == {recipe}
 
 
 @pytest.mark.slow
