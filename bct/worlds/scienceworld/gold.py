@@ -94,7 +94,8 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
     threshold just before the first action that names one of the task's boxes; with the `notes` module (a task
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
-    `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection. Each step is sent back (read by a search)."""
+    `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
+    Each step is sent back (read by a search)."""
     search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
