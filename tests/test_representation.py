@@ -432,3 +432,20 @@ def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_wh
     assert "unknown material H surface" in old.source and "least friction" in old.source
     boil = _sw_prompt("kitchen", ["tin cup", "stove"], "boil tin")
     assert rep.map(boil, []).source == type(rep)(rep.known, rule=13).map(boil, []).source
+
+
+def test_a_thing_a_task_names_after_an_article_is_numbered_as_the_seeds_the_gold_path_moves():
+    """grow-fruit's task writes "grow a apple": read with its article, "a apple" was a name of its own, numbered in
+    the prompt ("<e2> seed" in the seed jar) apart from the "apple" of the gold path's "move apple seed in seed jar to
+    flower pot 3", which then wrote a placeholder the prompt never showed; every test episode's agent wrote it, and
+    the game refused it. The article is no part of a name: every placeholder the target writes is in the prompt."""
+    assert "apple" in things("Your task is to grow a apple.") and "a apple" not in things(
+        "Your task is to grow a apple."
+    )
+    task = "grow a apple. This will require growing several plants. Seeds can be found in the kitchen"
+    prompt = _sw_prompt("greenhouse", ["seed jar (containing a apple seed, a apple seed)", "flower pot 3"], task)
+    rep = type(get_representation("common-task"))({"greenhouse", "seed jar", "flower pot 3"})
+    m = rep.map(prompt, [])
+    target = m.rewrite("move apple seed in seed jar to flower pot 3")
+    written = set(re.findall(r"<e\d+>", target))
+    assert written and written <= set(re.findall(r"<e\d+>", m.source)), (target, m.source)

@@ -112,6 +112,10 @@ def threshold(task: str, as_written: bool = False) -> float | str | None:
 # space that separates a look's items once packed ("a glass jar (containing a substance called water)").
 _THING = re.compile(r"(?<![\w-])(?:a|an|the) ([a-z][a-z0-9 -]*?)(?=[.,:;()]|\s{2}|$)", re.I)
 _CALLED = re.compile(r"^substance called (.+)$")
+# an article a task writes before the thing it names ("grow a apple", "grow a banana plant"): no part of its name (read
+# with it, "a apple" was numbered apart from the "apple seed" the gold path moves, whose "apple" then had a number
+# the prompt never showed)
+_ARTICLE = re.compile(r"^(?:a|an|the) ")
 _CUT = re.compile(r"\s(?:is|are|was|which|that|currently|to|with|on|in|into|from|of|you|and)\b.*$")
 _TASK_THING = re.compile(
     r"(?:boil|melt|freeze|melting point of|temperature of|mix(?! to produce)|grow|change the state of matter of) "
@@ -217,7 +221,7 @@ def things(text: str) -> tuple[str, ...]:
     point of tin", "the orange box")."""
     found = []
     for m in [*_THING.finditer(text), *_TASK_THING.finditer(text)]:
-        name = _CUT.sub("", m.group(1).strip().lower()).strip()
+        name = _ARTICLE.sub("", _CUT.sub("", m.group(1).strip().lower()).strip())
         if not name or name in NOT_NAMES or len(name.split()) > 5:
             continue
         found.append(name)
