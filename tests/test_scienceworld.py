@@ -26,6 +26,9 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
         searched
     )
     assert [get_game(n).preset or n for n in searched] == SW
+    # the known plant learns from its answer: no experiment, so no search (gold.py, `answered`)
+    assert "scienceworld-mendelian-genetics-known-plant-answer1" in searched
+    assert "answer" not in get_game("scienceworld-mendelian-genetics-unknown-plant").accepts
     boil = get_game("scienceworld-boil")
     assert world_of(boil).name == "scienceworld" and boil.world_game == "boil" and boil.params == ""
 
@@ -143,6 +146,22 @@ def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scor
             assert len(mixes) == {0: 3, 12: 2}[seed]  # green found third, orange second: wrong mixes read and passed
     with pytest.raises(UserError, match="game.params.search: scienceworld-find-animal has no such parameter"):
         get_game("scienceworld-find-animal").with_params({"search": 1})
+
+
+@pytest.mark.slow
+def test_the_known_plant_answered_focuses_on_the_box_for_mendel_s_answer_in_a_few_actions_and_scores_one():
+    """The known plant's traits are dominant or recessive as Mendel found them in every variation; with `answer=1`
+    the demonstration runs no experiment (the simulator's: 121-133 actions) and focuses on the right box at once."""
+    g = get_game("scienceworld-mendelian-genetics-known-plant-answer1").with_memory(False)
+    with open_game(g, False, list_actions=False) as env:
+        for seed in (0, 3):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success and traj.steps[-1].score == 1.0, (seed, traj.error)
+            assert len(traj.actions) <= 8 and "pick up seed jar" not in traj.actions, traj.actions
+            task = traj.steps[0].task
+            dominant = re.search(r"whether (round|tall)", task) is not None
+            box = re.search(rf"If the trait is {'dominant' if dominant else 'recessive'}, focus on the (\w+ box)", task)
+            assert traj.actions[-1] == f"focus on {box.group(1)}", (task, traj.actions)
 
 
 @pytest.mark.slow

@@ -64,6 +64,14 @@ POTS_CARRIED = ("find-plant",)
 # tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
 # looks in a row): with `search=1` by its place after one equal wait on each plane (gold.py, `equal_times`)
 INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
+# mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
+# variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
+# of seed shape and plant height, its test ones of seed shape). The simulator's paths run the experiment (121-133
+# actions, past the 100 an evaluation plays, where the score stands at 0.33-0.40 before the focus on the box); with
+# `game.params.answer=1` they go to the greenhouse, look, and focus on the box the simulator's path ends on (gold.py,
+# `answered`): the answer the train data hold, learned as which animal lives longest is. The unknown plant's traits
+# are drawn per variation, and only the experiment answers them.
+KNOWN_ANSWERS = ("mendelian-genetics-known-plant",)
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = (
     "chemistry-mix-paint-secondary-color",
@@ -103,17 +111,19 @@ REPEATS = 20
 def accepts(task: str) -> dict[str, tuple[int, int]]:
     """A task's parameters: ScienceWorld's simplifications, `search` where its gold path can be a search
     (bct/worlds/scienceworld/gold.py: the world is the same, its demonstrations find what the simulator's know),
-    and `moved` on the changes of state (their train substance carried out of the kitchen)."""
+    `moved` on the changes of state (their train substance carried out of the kitchen), and `answer` where the train
+    data hold a task's answer (KNOWN_ANSWERS)."""
     electrical = any(e in task for e in ELECTRICAL)
     return {
         "easy": (0, 1),
         **{s: (0, 1) for s in SIMPLIFICATIONS if not (electrical and s == "noElectricalAction")},
         **({"search": (0, 1)} if task in SEARCHABLE else {}),
         **({"moved": (0, 1)} if task in CHANGES_OF_STATE else {}),
+        **({"answer": (0, 1)} if task in KNOWN_ANSWERS else {}),
     }
 
 
-OURS = ("search", "moved")  # parameters of bct's, not the simulator's
+OURS = ("search", "moved", "answer")  # parameters of bct's, not the simulator's
 # The tasks that sort what they measure by a threshold the task names ("If the melting point of tin is above 150.0
 # degrees celsius, focus on the green box"): played with the `compare` module (bct/modules/compare.py) where
 # modules=true, its call just before the box is chosen in their gold paths
@@ -167,7 +177,10 @@ ALIASES: dict[str, str] = {}
 
 def searched(task: str) -> str:
     """The game of `task` that learns from its search: the changes of state with their train substances also
-    carried out of the kitchen (`moved1`; their dev and test worlds are ScienceWorld's)."""
+    carried out of the kitchen (`moved1`; their dev and test worlds are ScienceWorld's); the known plant from its
+    answer (`answer1`: its demonstrations run no experiment, so none to search)."""
+    if task in KNOWN_ANSWERS:
+        return f"scienceworld-{task}-answer1"
     if task not in SEARCHABLE:
         return f"scienceworld-{task}"
     return f"scienceworld-{task}-{'moved1-' if task in CHANGES_OF_STATE else ''}search1"
@@ -175,7 +188,7 @@ def searched(task: str) -> str:
 
 # names that stand for several games wherever a list of games is accepted; `scienceworld-search`: the 30 with the
 # searches' demonstrations where a task has one (`search` changes the gold path, not the game; `moved` the train
-# worlds of the changes of state only)
+# worlds of the changes of state only), the known plant's from its answer
 GROUPS = {"scienceworld": list(GAMES), "scienceworld-search": [searched(task) for task in VARIATIONS]}
 
 

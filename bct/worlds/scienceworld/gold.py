@@ -57,6 +57,12 @@ simulator's own path scores 0.27-0.40 on the friction tasks within TALES's 100 a
 both, a Markov prompt shows the second plane's time alone. `equal_times` waits once (10 ticks) and looks once on each
 plane: the block's place after the same time on both ("55% down" against "9% down"; 16-24 actions, each of those 36
 variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps both measurements for the choice.
+
+The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
+answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
+box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
+simulator's path to its first look in the greenhouse and focuses on the box that path ends on: 121-133 actions become a
+few, and the trait's answer is learned from the train variations that show it.
 """
 
 from __future__ import annotations
@@ -96,7 +102,8 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
     `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
     Each step is sent back (read by a search)."""
-    search = SEARCHES.get(env.game.world_game) if env.game.param_values.get("search") else None
+    params = env.game.param_values
+    search = answered if params.get("answer") else SEARCHES.get(env.game.world_game) if params.get("search") else None
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task
@@ -322,6 +329,18 @@ def equal_times(env) -> Generator[str, object, None]:
             continue
         for same in run:  # noqa: UP028 (not `yield from`: a group of groupby takes no sent step)
             yield same
+
+
+def answered(env) -> Generator[str, object, None]:
+    """mendelian-genetics-known-plant answered as its train data hold it (games.KNOWN_ANSWERS): the simulator's path
+    as far as its first look in the greenhouse, where the boxes are, then the focus its path ends on."""
+    gold = env.gold_actions()
+    focus = [a for a in gold if a.startswith("focus on")][-1]
+    for action in gold:
+        step = yield action
+        if action == "look around" and text.room(step.look) == "greenhouse":
+            break
+    yield focus
 
 
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
