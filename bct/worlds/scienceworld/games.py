@@ -72,9 +72,13 @@ INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
 # `answered`): the answer the train data hold, learned as which animal lives longest is. The unknown plant's traits
 # are drawn per variation, and only the experiment answers them.
 KNOWN_ANSWERS = ("mendelian-genetics-known-plant",)
+# the paints, whose folds split the colour wheel (the secondary's train variations make green and orange, its test ones
+# violet; the tertiary's train ones green-blue, yellow-green and red-orange, its test ones blue-violet and violet-red):
+# with `search=1` found by trying pairs of primaries (gold.py, `paint_search`)
+PAINTS = ("chemistry-mix-paint-secondary-color", "chemistry-mix-paint-tertiary-color")
 # tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
 SEARCHABLE = (
-    "chemistry-mix-paint-secondary-color",
+    *PAINTS,
     "boil",
     "melt",
     "freeze",

@@ -14,7 +14,11 @@ asks. Its search (`paint_search`) tries pairs of primaries, one pair at a time i
 variation, reads what each mix produced, and focuses on the mix when it is the colour the task names: what
 an agent can do for a colour it never saw made. The art studio keeps two or three cups of each primary (the
 table's and the large cupboard's), enough for all three pairs; a variation played in the workshop (one cup
-each) replays the simulator's path.
+each) replays the simulator's path. chemistry-mix-paint-tertiary-color's folds split the wheel too (train: green-blue,
+yellow-green, red-orange; test: blue-violet, violet-red), and its search finds the secondary colour of the name (the
+colour that is no primary) the same way, focuses on it, then pours in the primary the name holds. That last pour needs a
+cup of it left: where the drawn order tries it in a wrong pair before the right one, both its cups are gone, and the
+variation replays the simulator's path (`_enough`, from the right pair the simulator's path pours).
 
 The changes of state (boil, melt, freeze, change-the-state-of-matter-of) keep every train substance in the
 kitchen and every test substance (a metal) in the workshop: the simulator's test paths tour the house to find
@@ -78,6 +82,7 @@ from bct.worlds.scienceworld.env import carried
 from bct.worlds.scienceworld.games import (
     INCLINED_PLANES,
     LIFE_STAGES,
+    PAINTS,
     POTS_CARRIED,
     SEARCHABLE,
     SUBSTANCE,
@@ -146,39 +151,69 @@ PRIMARIES = ("red", "blue", "yellow")
 _TARGET = re.compile(r"create ([a-z-]+ paint)")
 _MADE = re.compile(r"mix to produce ([a-z-]+ paint)")
 _MIXED = re.compile(r"\(containing ([a-z-]+ paint), ([a-z-]+ paint)\)")
+_POURED = re.compile(r"pour cup containing ([a-z]+) paint")
 
 
 def paint_search(env) -> Generator[str, object, None]:
-    """chemistry-mix-paint-secondary-color found by trying pairs of primaries (module docstring)."""
+    """The paints found by trying pairs of primaries (module docstring): the secondary colour a task asks for, or a
+    tertiary's secondary ("violet-red": the colour of its name that is no primary), then the primary its name holds
+    poured into it."""
     gold = env.gold_actions()
     arrived = gold.index("look around") + 1  # the simulator's path to the paints and its look there
     step = None
     for action in gold[:arrived]:
         step = yield action
-    if "called the art studio" not in step.look or "large cupboard" not in step.look:  # one cup of each
+    target = _TARGET.search(step.task).group(1)
+    colours = target.removesuffix(" paint").split("-")
+    primary = next((c for c in colours if c in PRIMARIES), None) if len(colours) > 1 else None  # a tertiary's
+    secondary = target if primary is None else f"{next(c for c in colours if c != primary)} paint"
+    pairs = [(a, b) for i, a in enumerate(PRIMARIES) for b in PRIMARIES[i + 1 :]]
+    random.Random(f"paint-search {env.seed}").shuffle(pairs)
+    if (
+        "called the art studio" not in step.look
+        or "large cupboard" not in step.look
+        or not _enough(gold, pairs, primary)
+    ):
         for action in gold[arrived:]:  # not `yield from`: a list's iterator takes no sent step
             yield action
         return
-    target = _TARGET.search(step.task).group(1)
-    pairs = [(a, b) for i, a in enumerate(PRIMARIES) for b in PRIMARIES[i + 1 :]]
-    random.Random(f"paint-search {env.seed}").shuffle(pairs)
-    poured = dict.fromkeys(PRIMARIES, 0)  # cups of each colour used: the table's first, then the cupboard's
+    poured = dict.fromkeys(PRIMARIES, 0)  # cups of each colour used: the table's first, then the large cupboard's
+    where = ("art studio", "cupboard")
     for n, pair in enumerate(pairs):
         first, second = random.Random(f"paint-search {env.seed} {n}").sample(pair, 2)
         if n == 1:
             step = yield "open large cupboard"
-        where = {c: "art studio" if not poured[c] else "cupboard" for c in pair}
-        step = yield f"pour cup containing {first} paint in {where[first]} into cup containing {second} paint in {where[second]}"
+        into = f"cup containing {second} paint in {where[poured[second]]}"
+        step = yield f"pour cup containing {first} paint in {where[poured[first]]} into {into}"
         poured[first] += 1
         poured[second] += 1
         both = _MIXED.search(step.look)
         step = yield f"mix cup containing {both.group(1)} and {both.group(2)}"
         made = _MADE.search(step.observation)
-        if made and made.group(1) == target:
+        if made and made.group(1) == secondary:
+            yield "look around"
+            yield f"focus on {secondary}"
+            if primary is None:
+                return
+            if n == 0:
+                yield "open large cupboard"
+            step = yield f"pour cup containing {primary} paint in {where[poured[primary]]} into cup containing {secondary}"
+            both = _MIXED.search(step.look)
+            yield f"mix cup containing {both.group(1)} and {both.group(2)}"
             yield "look around"
             yield f"focus on {target}"
             return
-    raise ValueError(f"no pair of primaries made {target}")  # the game's colour wheel changed: a gold path fails
+    raise ValueError(f"no pair of primaries made {secondary}")  # the game's colour wheel changed: a gold path fails
+
+
+def _enough(gold: list[str], pairs: list[tuple[str, str]], primary: str | None) -> bool:
+    """Whether the art studio's two cups of each primary (the table's, the large cupboard's) last a search in the
+    order `pairs`: a secondary's always (each colour is in two of the three pairs); a tertiary's where the pairs tried
+    up to the right one (the simulator's, its first two pours) leave a cup of the primary its name holds, to pour in."""
+    if primary is None:
+        return True
+    right = tuple(sorted(_POURED.findall(" ".join(gold))[:2], key=PRIMARIES.index))
+    return sum(primary in pair for pair in pairs[: pairs.index(right) + 1]) < 2
 
 
 # the simulator's own tour of the house when a substance is in none of the kitchen's containers, back to the kitchen;
@@ -346,7 +381,7 @@ def answered(env) -> Generator[str, object, None]:
 # the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
 # ScienceWorld's name
 SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
-    "chemistry-mix-paint-secondary-color": paint_search,
+    **dict.fromkeys(PAINTS, paint_search),
     **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
     **dict.fromkeys(WATCHED, watched_waits),
     **dict.fromkeys(LIFE_STAGES, focus_as_seen),
