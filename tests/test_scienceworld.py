@@ -147,9 +147,9 @@ def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scor
     tertiary = get_game("scienceworld-chemistry-mix-paint-tertiary-color-search1").with_memory(False)
     with open_game(tertiary, False, list_actions=False) as env:
         # green-blue, in the art studio's two cups of each primary: 2 tries orange first, 3 green at once; both focus on
-        # the green found, then pour the blue the name holds into it. 0's drawn order would leave no blue to pour in
-        # (blue tried in a wrong pair first): the simulator's own path, the right pair at once into its jug
-        for seed, tried in ((2, ["orange paint", "green paint"]), (3, ["green paint"]), (0, ["green paint"])):
+        # the green found, then pour the blue the name holds into it (the order drawn among those that leave a blue).
+        # 5: the workshop, one cup of each, the simulator's own path (the right pair at once into its bowl)
+        for seed, tried in ((2, ["orange paint", "green paint"]), (3, ["green paint"]), (5, ["green paint"])):
             traj = play_gold(env, seed, "train", False)
             assert traj.ok and traj.steps[-1].success, (seed, traj.error)
             made = [
@@ -158,7 +158,7 @@ def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scor
             assert made == [*tried, "blue green paint"], (seed, made)
             focused = [a.removeprefix("focus on ") for a in traj.actions if a.startswith("focus on")]
             assert focused == ["green paint", "green-blue paint"], (seed, focused)
-            assert ("mix jug" in traj.actions) == (seed == 0), traj.actions
+            assert ("mix bowl" in traj.actions) == (seed == 5), traj.actions
     with pytest.raises(UserError, match="game.params.search: scienceworld-find-animal has no such parameter"):
         get_game("scienceworld-find-animal").with_params({"search": 1})
 
