@@ -2,6 +2,7 @@
 score 1.0 through bct's environment interface, simplifications as parameters, an unknown task's one line."""
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -576,6 +577,18 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert write(["focus on frog egg", "look around"], m, other, world) == "look around"
     with pytest.raises(UserError, match="agent.untried=maybe: choose false, true"):
         untried_setting("maybe")
+
+    # a module's command (the only ones the list of a world of written commands holds) ranks as any other: the
+    # model's best, a game command in sight, goes first; sent once at a prompt, the module's is passed over too
+    listed = replace(step, valid_actions=["notes"])
+    at = Observation(g, "test", 0, False, listed, prompt="... the recipe ...", actions=[])
+    agent.untried, agent.retry_refused, agent.fallback_skip = True, False, 4
+    agent.start(g, "test", 0, False)
+    m = TextMap("", ["notes"])
+    assert agent._choose(["pick up axe", "notes"], m, at) == ("pick up axe", False)
+    again = replace(at, prompt="... the recipe, asked ...")
+    assert agent._choose(["notes", "pick up axe"], m, again) == ("notes", False)
+    assert agent._choose(["notes", "pick up axe"], m, again) == ("pick up axe", False)  # asked here already
 
 
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():

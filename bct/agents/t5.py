@@ -240,21 +240,30 @@ class T5Agent(Agent):
         decisions = []
         for i, (ob, m) in enumerate(zip(batch, maps)):
             cands = list(dict.fromkeys(texts[i * self.num_beams : (i + 1) * self.num_beams]))
-            action = next((a for a in map(m.restore, cands) if a is not None), None)
-            fallback = action is None
-            world = world_of(ob.game)
-            if fallback and cands and world.free_actions:  # its parser, not its list, judges a command
-                action, queue = self._write(cands, m, ob, world)
-                fallback = False
-                if self.retry_refused:
-                    self._left[ob.episode] = queue
-                self._remember(ob, action)
-            elif fallback:
-                recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
-                action = closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent)
+            action, fallback = self._choose(cands, m, ob)
             # candidates as a reader knows them: placeholders written back as names
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
         return decisions
+
+    def _choose(self, cands: list[str], m, ob: Observation) -> tuple[str, bool]:
+        """The command sent for a step's written candidates (best first), and whether it is a fallback. Where the
+        world's parser, not its list, judges a command (`World.free_actions`: ScienceWorld) `_write`'s choice, a
+        module's command ranked as any other: its list holds only those, and taken first whenever the beams held
+        one, a module asked again and again at one prompt until the episode's repeat limit (chemistry-mix's
+        `notes`, 20 times) while the model's best was a game command. Elsewhere its best valid action, else the
+        valid action closest to its best (avoiding the latest `fallback_skip`)."""
+        world = world_of(ob.game)
+        if cands and world.free_actions:
+            action, queue = self._write(cands, m, ob, world)
+            if self.retry_refused:
+                self._left[ob.episode] = queue
+            self._remember(ob, action)
+            return action, False
+        action = next((a for a in map(m.restore, cands) if a is not None), None)
+        if action is not None:
+            return action, False
+        recent = ob.actions[-self.fallback_skip :] if self.fallback_skip else []
+        return closest_valid(m.concrete(cands[0]) if cands else "", ob.step.valid_actions, recent), True
 
     def _write(self, cands: list[str], m, ob: Observation, world) -> tuple[str, list[str]]:
         """The command an agent that writes its actions sends: its best candidate that names only things the
