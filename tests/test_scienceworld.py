@@ -516,6 +516,14 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "focus on juvenile adult peach tree",  # a thing is at one life stage
     ):
         assert not knows(command, text), command
+    # a thing at a life stage is at the stage the look shows it at: stages aside, "baby parrot" read as "parrot egg",
+    # and an agent that focused on the baby training showed, where the egg lay, was refused and missed the egg's stage
+    outside = "This outside location is called the outside. Here you see: a parrot egg, a baby wolf, a turtle egg"
+    for command in ("focus on parrot egg", "focus on baby wolf", "focus on egg turtle in outside", "look around"):
+        assert knows(command, outside), command
+    for command in ("focus on baby parrot", "focus on wolf egg", "focus on adult turtle"):
+        assert not knows(command, outside), command
+    assert knows("focus on adult peach tree", text) and not knows("focus on seedling peach tree", text)
 
 
 def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sight():

@@ -292,8 +292,11 @@ def knows(command: str, text: str) -> bool:
     One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not, nor one that
     takes from the inventory ("move soil in inventory to flower pot 2") what the inventory does not list, nor a
     number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)..."),
-    nor a thing at two life stages at once ("baby juvenile beaver")."""
+    nor a thing at two life stages at once ("baby juvenile beaver") or at a stage the text does not show it at
+    (`_at_stage`: "baby parrot" where the look lists "a parrot egg")."""
     if len(_STAGES.intersection(command.lower().split())) > 1:  # "baby juvenile beaver", "baby crocodile egg"
+        return False
+    if not _at_stage(command, text):
         return False
     seen = f" {_words(text)} "
     command = _words(command)
@@ -315,6 +318,30 @@ def knows(command: str, text: str) -> bool:
             return "Ambiguous request" in text and re.search(rf"(?<!\S){command}:\s", text) is not None
         return command in _BARE or re.match(r"[a-z]*", command).group() not in _VERBS  # "move2 to box" starts so
     return any(all(held(slot) for slot in f) for f in fillings)
+
+
+def _at_stage(command: str, text: str) -> bool:
+    """Whether a thing a command names at a life stage is at that stage in `text`, as ScienceWorld writes one: "a baby
+    wolf", "a parrot egg", "a pea plant in the adult stage" (the parser's forms: "baby wolf", "egg parrot", "adult pea
+    plant"). Stages aside, "baby parrot" and "parrot egg" read alike, and an agent that focused on the baby it had
+    seen in training where the look showed the egg was refused, waited, and focused on the hatchling: the egg's stage
+    missed, the task failed. A command that names no stage, or a stage alone ("the seedling stage"), passes."""
+    low = command.lower()
+    if not _STAGES.intersection(low.split()):
+        return True
+    seen = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+    def shown(part: str) -> bool:
+        words = part.split()
+        stages = _STAGES.intersection(words)
+        thing = " ".join(w for w in words if w not in _SKIPPED)
+        if not stages or thing in _KINDS or thing == "stage":
+            return True
+        s, t = next(iter(stages)), re.escape(thing)
+        return re.search(rf"(?<![a-z0-9])(?:{s} {t}|{t} {s}|{t} in the {s} stage)(?![a-z0-9])", seen) is not None
+
+    fillings = [f for head, between in _FORMS for f in _fillings(low, head, between)]
+    return not fillings or any(all(shown(p) for slot in f for p in _LINK.split(slot)) for f in fillings)
 
 
 _INVENTORY = re.compile(r"In your inventory, you see:(.*?)(?=</s>|This room is called|This outside location|$)", re.S)
