@@ -12,8 +12,8 @@ once: the colour wheel is knowledge the game never shows, and the folds split it
 orange, dev orange and violet, test violet alone), so an agent cloned from it mixes green whatever the task
 asks. Its search (`paint_search`) tries pairs of primaries, one pair at a time in an order drawn per
 variation, reads what each mix produced, and focuses on the mix when it is the colour the task names: what
-an agent can do for a colour it never saw made. The art studio keeps two or three cups of each primary (the
-table's and the large cupboard's), enough for all three pairs; a variation played in the workshop (one cup
+an agent can do for a colour it never saw made. The art studio keeps two cups of each primary (the table's and
+the large cupboard's; a paint cupboard or closet there holds empty cups), enough for all three pairs; a variation played in the workshop (one cup
 each) replays the simulator's path. chemistry-mix-paint-tertiary-color's folds split the wheel too (train: green-blue,
 yellow-green, red-orange; test: blue-violet, violet-red), and its search finds the secondary colour of the name (the
 colour that is no primary) the same way, focuses on it, then pours in the primary the name holds. That last pour needs a
@@ -169,9 +169,12 @@ def paint_search(env) -> Generator[str, object, None]:
     colours = target.removesuffix(" paint").split("-")
     primary = next((c for c in colours if c in PRIMARIES), None) if len(colours) > 1 else None  # a tertiary's
     secondary = target if primary is None else f"{next(c for c in colours if c != primary)} paint"
-    # the order the pairs are tried in, drawn per variation among those the cups last (`_enough`)
-    pairs = next((o for o in map(_order, [env.seed] * 12, range(12)) if _enough(gold, o, primary)), None)
-    if "called the art studio" not in step.look or "large cupboard" not in step.look or pairs is None:
+    # the order the pairs are tried in, drawn per variation among those the cups last (`_enough`); none in the
+    # workshop, where each primary has one cup
+    studio = "called the art studio" in step.look and "large cupboard" in step.look
+    orders = (_order(env.seed, k) for k in range(12)) if studio else ()
+    pairs = next((o for o in orders if _enough(gold, o, primary)), None)
+    if pairs is None:
         for action in gold[arrived:]:  # not `yield from`: a list's iterator takes no sent step
             yield action
         return
