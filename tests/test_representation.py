@@ -415,7 +415,7 @@ def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_wh
     task = "determine which of the two inclined planes (unknown material E, unknown material H) has the least friction"
     planes = ["inclined plane with a unknown material H surface", "inclined plane with a unknown material E surface"]
     rep = type(get_representation("common-task"))({"workshop", "stopwatch"})
-    assert rep.rule >= 14
+    assert rep.rule == 14
     prompt = _sw_prompt("workshop", [*planes, "stopwatch"], task)
     m = rep.map(prompt, ["move block to inclined plane with a unknown material h surface"])
     assert "has the least friction" in m.source and "a <e2>  a <e1>  a stopwatch" in m.source
@@ -449,27 +449,3 @@ def test_a_thing_a_task_names_after_an_article_is_numbered_as_the_seeds_the_gold
     target = m.rewrite("move apple seed in seed jar to flower pot 3")
     written = set(re.findall(r"<e\d+>", target))
     assert written and written <= set(re.findall(r"<e\d+>", m.source)), (target, m.source)
-
-
-def test_common_task_rule_15_numbers_the_secondary_a_tertiary_paint_is_made_from_so_a_mix_reads_against_the_task():
-    """The tertiary paints' train variations make green and orange on the way, their test ones violet: under rule 14 a
-    train mix's "produce green paint" stayed a word, and an agent focused on the green it mixed where the task asked
-    for violet-red. From rule 15 the paint the task has an agent focus on part-way ("When you are completely done,
-    focus on the green paint", as ScienceWorld writes it) is numbered after the paint asked for: a mix that made it
-    reads "produce <e2>" in train and test alike."""
-    rep = type(get_representation("common-task"))({"art studio", "green paint", "blue paint", "yellow paint"})
-    assert rep.rule == 15
-    task = (
-        "use chemistry to create green-blue paint. When you are part-way done, focus on the intermediate (secondary "
-        "color) paint you created.  When you are completely done, focus on the green paint"
-    )
-    prompt = _sw_prompt("art studio", ["wood cup (containing green paint)"], task).replace(
-        "OBS This", "OBS Blue and yellow paint mix to produce green paint. This"
-    )
-    m = rep.map(prompt, [])
-    assert "create green-blue paint <e1>" in m.source and "produce <e2>" in m.source
-    assert m.rewrite("focus on green paint") == "focus on <e2>"
-    old = type(rep)(rep.known, rule=14).map(prompt, [])  # for its checkpoints: the secondary as a word
-    assert "produce green paint" in old.source
-    boil = _sw_prompt("kitchen", ["tin cup", "stove"], "boil tin")
-    assert rep.map(boil, []).source == type(rep)(rep.known, rule=14).map(boil, []).source

@@ -172,7 +172,7 @@ class World:
     # often, so that each is named one way in every variation
     # (with `made`: what it asks to create too, chemistry-mix's 'salt water', "violet paint"; with `compared`: the
     # things it compares, the inclined planes)
-    task_things: Callable[[str, bool, bool, bool], list[str]] | None = None
+    task_things: Callable[[str, bool, bool], list[str]] | None = None
     # what a text the agent read names that its task needs (chemistry-mix's recipe: the ingredients), wherever a
     # prompt shows it: `entities=common-task` numbers them after the task's things, their words beside
     read_things: Callable[[str], list[str]] | None = None

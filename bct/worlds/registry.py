@@ -125,11 +125,11 @@ def _speaking(text: str) -> list[World]:
     return [w for w in WORLDS.values() if w.speaks is not None and w.speaks(text)]
 
 
-def task_things(text: str, made: bool = True, compared: bool = True, intermediate: bool = False) -> list[str]:
+def task_things(text: str, made: bool = True, compared: bool = True) -> list[str]:
     """What the task description of `text` names that its variations change (its thing, then its boxes and rooms),
-    read by the worlds that recognise the text as theirs; `made`: with what it asks to create (and with
-    `intermediate` what it asks to make on the way); `compared`: with the things it compares (the inclined planes)."""
-    return [n for w in _speaking(text) if w.task_things for n in w.task_things(text, made, compared, intermediate)]
+    read by the worlds that recognise the text as theirs; `made`: with what it asks to create; `compared`: with the
+    things it compares (the inclined planes)."""
+    return [n for w in _speaking(text) if w.task_things for n in w.task_things(text, made, compared)]
 
 
 def read_things(task: str, text: str) -> list[str]:

@@ -203,22 +203,13 @@ def planes(text: str) -> list[str]:
     return [f"inclined plane with a {x} surface" if m.group(4) == "friction" else f"inclined plane {x}" for x in named]
 
 
-# the paint a tertiary-paint task has an agent focus on part-way, as ScienceWorld's description names it ("When you are
-# completely done, focus on the violet paint." where it asks for violet-red): the secondary to make first
-_TASK_INTERMEDIATE = re.compile(r"When you are (?:completely )?done, focus on the ([a-z-]+ paint)", re.I)
-
-
-def task_things(text: str, made: bool = True, compared: bool = True, intermediate: bool = False) -> list[str]:
+def task_things(text: str, made: bool = True, compared: bool = True) -> list[str]:
     """What a task description names that each variation changes: the thing it is about, where it names one
     (boil, melt, freeze, change the state of, the temperature and melting-point measurements, conductivity,
-    the component to power, and with `made` the substance or paint it asks to create, with `intermediate` then the
-    paint it asks to focus on part-way; with `compared` the two inclined planes a task compares), then its boxes and
-    rooms in the order it names them (use-thermometer: "unknown substance b", "bedroom", "blue box", "orange box",
-    "bathroom")."""
-    made_now = [m.group(1).lower() for m in _TASK_MADE.finditer(text)] if made else []
-    if made and intermediate:
-        made_now += [m.group(1).lower() for m in _TASK_INTERMEDIATE.finditer(text)]
-    own = [*made_now, *(m.group(1).lower() for m in _TASK_OWN.finditer(text))]
+    the component to power, and with `made` the substance or paint it asks to create; with `compared` the two
+    inclined planes a task compares), then its boxes and rooms in the order it names them (use-thermometer:
+    "unknown substance b", "bedroom", "blue box", "orange box", "bathroom")."""
+    own = [m.group(1).lower() for m in (*(_TASK_MADE.finditer(text) if made else ()), *_TASK_OWN.finditer(text))]
     places = [(m.group(1) or m.group(2)).lower() for m in _TASK_PLACE.finditer(text)]
     return list(dict.fromkeys(own + (planes(text) if compared else []) + places))
 
