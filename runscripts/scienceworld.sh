@@ -13,8 +13,9 @@
 #   three tasks that sort by one, bct/modules/compare.py, the notes module, the recipe read, in chemistry-mix,
 #   bct/modules/notes.py, the slides module, each inclined plane's slide, bct/modules/slides.py, and the circuit module,
 #   the connections made, in the conductivity tasks, bct/modules/circuit.py; false: none; with WIDE=1 the defaults are
-#   `sw-seen8`'s recipe, 0.704 on the 30 by TALES's measure, and the circuit module, measured on its two tasks alone
-#   (no margin); `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
+#   `sw-grow8`'s recipe (the seeds' name, the known plant's answer, the circuit module), 0.800 on the 30 by TALES's
+#   measure (the unknown plant's share guessed: 0.791 without), and the tertiary paints' search, measured on the two
+#   paint tasks alone (no gain on the tertiary); `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
 #   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the
