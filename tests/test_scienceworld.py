@@ -514,6 +514,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
         "move soil in inventory to flower pot 8",  # soil is in sight, not in the inventory
         "0",  # no ambiguous request to answer
         "focus on juvenile adult peach tree",  # a thing is at one life stage
+        "focus on soil containing soil containing soil",  # a thing linked to itself: degenerate
     ):
         assert not knows(command, text), command
     # a thing at a life stage is at the stage the look shows it at: stages aside, "baby parrot" read as "parrot egg",

@@ -292,7 +292,8 @@ def knows(command: str, text: str) -> bool:
     One that starts as a form with a slot but fills none ("focus on2", "move to kitchen") does not, nor one that
     takes from the inventory ("move soil in inventory to flower pot 2") what the inventory does not list, nor a
     number where the game asks for none (it answers an ambiguous request: "0: move apple seed (in seed jar)..."),
-    nor a thing at two life stages at once ("baby juvenile beaver") or at a stage the text does not show it at
+    nor a thing linked to itself (a degenerate "focus on tin containing tin containing tin", which the game took
+    for the tin), nor a thing at two life stages at once ("baby juvenile beaver") or at a stage the text does not show it at
     (`_at_stage`: "baby parrot" where the look lists "a parrot egg")."""
     if len(_STAGES.intersection(command.lower().split())) > 1:  # "baby juvenile beaver", "baby crocodile egg"
         return False
@@ -304,7 +305,10 @@ def knows(command: str, text: str) -> bool:
     def held(slot: str, seen: str = seen) -> bool:
         if slot.endswith(" in inventory"):  # what the parser takes from the inventory must be in it
             return held(slot.removesuffix(" in inventory"), _inventory(text))
-        for phrase in _LINK.split(slot):
+        phrases = _LINK.split(slot)
+        if len(set(phrases)) < len(phrases):  # a thing linked to itself: "tin containing tin containing tin ..."
+            return False
+        for phrase in phrases:
             part = _PART.match(phrase)
             phrase = (part.group(1) or "") if part else phrase
             if phrase not in _KINDS and f" {phrase} " not in seen:
