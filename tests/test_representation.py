@@ -449,3 +449,18 @@ def test_a_thing_a_task_names_after_an_article_is_numbered_as_the_seeds_the_gold
     target = m.rewrite("move apple seed in seed jar to flower pot 3")
     written = set(re.findall(r"<e\d+>", target))
     assert written and written <= set(re.findall(r"<e\d+>", m.source)), (target, m.source)
+
+
+def test_a_titled_thing_is_named_by_its_kind_as_the_parser_takes_it():
+    """chemistry-mix's look writes "A recipe titled instructions to make rust" and its task "A recipe ... might be
+    found"; the gold path picks it up as "pick up recipe". Read as "recipe titled instructions", the look's recipe
+    and the task's were two placeholders, the target wrote the task's (never in sight), and an agent sent "pick up
+    recipe titled instructions", which the parser refuses. Its kind is its name: the target's placeholder is in
+    sight."""
+    assert things("In it, you see:\n\tA recipe titled instructions to make rust\n\ta table") == ("recipe", "table")
+    task = "use chemistry to create the substance 'rust'. A recipe and some of the ingredients might be found near the kitchen"
+    prompt = _sw_prompt("kitchen", ["recipe titled instructions to make rust", "table"], task)
+    rep = type(get_representation("common-task"))({"kitchen", "table"})
+    m = rep.map(prompt, [])
+    target = m.rewrite("pick up recipe")
+    assert target != "pick up recipe" and m.in_sight(target), (target, m.source)

@@ -493,3 +493,16 @@ def test_the_paper_sized_offline_preset_has_t5_base_s_shape(train_config):
     model = build_from_config(cfg.model.config, tokenizer, cfg.model.locality)
     assert 150e6 < model.num_parameters() < 250e6
     assert model.config.num_layers == model.config.num_decoder_layers == 12 and model.config.d_model == 768
+
+
+def test_cached_examples_are_keyed_by_the_worlds_readers_of_names():
+    """The mapped examples are cached under a fingerprint of the code that maps them. A world's reader of the names
+    a prompt holds (ScienceWorld's `things`) renumbers every prompt when it changes: it is part of that code, so a
+    changed reader maps the examples again instead of training on those numbered by the old one."""
+    import inspect
+
+    from bct.seq2seq.trainset import MAPPING_CODE
+    from bct.worlds.scienceworld import text as sw_text
+    from bct.worlds.twx import text as twx_text
+
+    assert inspect.getsource(sw_text) in MAPPING_CODE and inspect.getsource(twx_text) in MAPPING_CODE

@@ -19,12 +19,18 @@ log = logging.getLogger(__name__)
 
 
 def _mapping_code() -> str:
-    """The source of what turns a generated row into a model's example (prompt packing and representations)."""
+    """The source of what turns a generated row into a model's example: prompt packing, representations, and the
+    worlds' readers of the names a prompt holds (`World.names`, `task_things`, ...: a changed reader renumbers a
+    prompt, and a fingerprint without it reused examples numbered by the old one)."""
     import inspect
 
     from bct.data import entities, prompt, representation
+    from bct.worlds.registry import WORLDS
 
-    return "".join(inspect.getsource(m) for m in (prompt, entities, representation))
+    readers = ("names", "speaks", "task_things", "read_things", "stage_things")
+    worlds = {inspect.getmodule(f) for w in WORLDS.values() for f in (getattr(w, r) for r in readers) if f}
+    modules = [prompt, entities, representation, *sorted(worlds, key=lambda m: m.__name__)]
+    return "".join(inspect.getsource(m) for m in modules)
 
 
 MAPPING_CODE = _mapping_code()

@@ -112,6 +112,12 @@ def threshold(task: str, as_written: bool = False) -> float | str | None:
 # space that separates a look's items once packed ("a glass jar (containing a substance called water)").
 _THING = re.compile(r"(?<![\w-])(?:a|an|the) ([a-z][a-z0-9 -]*?)(?=[.,:;()]|\s{2}|$)", re.I)
 _CALLED = re.compile(r"^substance called (.+)$")
+# a thing the look writes by its kind and title ("A recipe titled instructions to make rust", "a book titled ..."): the
+# parser takes its kind alone ("pick up recipe"), not the title's words, so its kind is its name. Read as "recipe
+# titled instructions", the look's recipe was one placeholder and the task's "A recipe ... might be found" another;
+# the gold paths' "pick up recipe" was learned as the task's, never in sight, and an agent sent "pick up recipe titled
+# instructions" (refused) in 5 of chemistry-mix's 8 test episodes
+_TITLED = re.compile(r"^([a-z]+) titled\b.*$")
 # an article a task writes before the thing it names ("grow a apple", "grow a banana plant"): no part of its name (read
 # with it, "a apple" was numbered apart from the "apple seed" the gold path moves, whose "apple" then had a number
 # the prompt never showed)
@@ -221,7 +227,7 @@ def things(text: str) -> tuple[str, ...]:
     point of tin", "the orange box")."""
     found = []
     for m in [*_THING.finditer(text), *_TASK_THING.finditer(text)]:
-        name = _ARTICLE.sub("", _CUT.sub("", m.group(1).strip().lower()).strip())
+        name = _TITLED.sub(r"\1", _ARTICLE.sub("", _CUT.sub("", m.group(1).strip().lower()).strip()))
         if not name or name in NOT_NAMES or len(name.split()) > 5:
             continue
         found.append(name)
