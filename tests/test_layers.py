@@ -24,10 +24,10 @@ LAYERS = [
 # a world's gold paths and planner, which drive modules; the registry of worlds; gold paths of any world.
 WORLDS = ["twx", "scienceworld"]
 WORLD_LAYERS = [
-    ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "objects", "env"))],
+    ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env"))],
     ["bct.modules"],
     ["bct.worlds.play"],
-    [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("gold", "planner", "world"))],
+    [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("gold", "searches", "planner", "world"))],
     ["bct.worlds.registry"],
     ["bct.worlds.gold"],
 ]

@@ -27,7 +27,7 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
         searched
     )
     assert [get_game(n).preset or n for n in searched] == SW
-    # the known plant learns from its answer: no experiment, so no search (gold.py, `answered`)
+    # the known plant learns from its answer: no experiment, so no search (searches.py, `answered`)
     assert "scienceworld-mendelian-genetics-known-plant-answer1" in searched
     assert "answer" not in get_game("scienceworld-mendelian-genetics-unknown-plant").accepts
     boil = get_game("scienceworld-boil")
@@ -473,7 +473,7 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
     forms its parser takes (in inventory, a part, a life stage); a name never seen, or two names run together,
     does not, nor one that starts as a form but fills none (a degenerate "focus on2"); commands with nothing to
     name pass (the game or a module judges them)."""
-    from bct.worlds.scienceworld.text import knows
+    from bct.worlds.scienceworld.check import knows
 
     text = (
         "This room is called the greenhouse. In it, you see: a flower pot 8 (containing a peach tree in the adult "
@@ -856,7 +856,7 @@ def test_watched_waits_water_a_pot_at_the_wait_that_dried_it_and_send_no_look_th
     path waters at the first prompt that shows the dry pot."""
     from types import SimpleNamespace
 
-    from bct.worlds.scienceworld.gold import watched_waits
+    from bct.worlds.scienceworld.searches import watched_waits
 
     wet, dry = (
         "flower pot 1 (containing a seed, soil, a substance called water)",
@@ -886,7 +886,7 @@ def test_watched_waits_water_a_pot_at_the_wait_that_dried_it_and_send_no_look_th
 
 @pytest.mark.slow
 def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_waters_only_a_dry_pot():
-    from bct.worlds.scienceworld.gold import watered
+    from bct.worlds.scienceworld.searches import watered
 
     g = get_game("scienceworld-grow-plant-search1").with_memory(False)
     assert simplifications(g) == ""  # ours: the simulator is not told
@@ -906,7 +906,7 @@ def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_w
 
 
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():
-    from bct.worlds.scienceworld.gold import as_seen
+    from bct.worlds.scienceworld.searches import as_seen
 
     assert as_seen("egg turtle in outside") == "turtle egg"
     assert as_seen("hatchling turtle in outside") == "hatchling turtle"

@@ -52,31 +52,31 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
 # tasks whose simulator's paths water their pots, wait a fixed count and look before they water again: with `search=1`
-# their waits are watched (gold.py, `watched_waits`)
+# their waits are watched (searches.py, `watched_waits`)
 WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
 # tasks whose simulator's paths focus on a life stage by a referent of the simulator's own ("egg turtle in outside",
 # "apple tree in the adult stage in self watering flower pot 6"): with `search=1` by the name the look writes
-# (gold.py, `focus_as_seen`)
+# (searches.py, `focus_as_seen`)
 LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
 # tasks whose simulator's paths move a carried flower pot by its contents ("move flower pot 3 containing pea plant and
-# soil in inventory to red box"): with `search=1` by its own name, which the parser takes (gold.py, `pot_by_name`)
+# soil in inventory to red box"): with `search=1` by its own name, which the parser takes (searches.py, `pot_by_name`)
 POTS_CARRIED = ("find-plant",)
 # tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
-# looks in a row): with `search=1` by its place after one equal wait on each plane (gold.py, `equal_times`)
+# looks in a row): with `search=1` by its place after one equal wait on each plane (searches.py, `equal_times`)
 INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
 # of seed shape and plant height, its test ones of seed shape). The simulator's paths run the experiment (121-133
 # actions, past the 100 an evaluation plays, where the score stands at 0.33-0.40 before the focus on the box); with
-# `game.params.answer=1` they go to the greenhouse, look, and focus on the box the simulator's path ends on (gold.py,
+# `game.params.answer=1` they go to the greenhouse, look, and focus on the box the simulator's path ends on (searches.py,
 # `answered`): the answer the train data hold, learned as which animal lives longest is. The unknown plant's traits
 # are drawn per variation, and only the experiment answers them.
 KNOWN_ANSWERS = ("mendelian-genetics-known-plant",)
 # the paints, whose folds split the colour wheel (the secondary's train variations make green and orange, its test ones
 # violet; the tertiary's train ones green-blue, yellow-green and red-orange, its test ones blue-violet and violet-red):
-# with `search=1` found by trying pairs of primaries (gold.py, `paint_search`)
+# with `search=1` found by trying pairs of primaries (searches.py, `paint_search`)
 PAINTS = ("chemistry-mix-paint-secondary-color", "chemistry-mix-paint-tertiary-color")
-# tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/gold.py)
+# tasks whose gold path can be a search (`game.params.search=1`; the searches: bct/worlds/scienceworld/searches.py)
 SEARCHABLE = (
     *PAINTS,
     "boil",
@@ -114,7 +114,7 @@ REPEATS = 20
 
 def accepts(task: str) -> dict[str, tuple[int, int]]:
     """A task's parameters: ScienceWorld's simplifications, `search` where its gold path can be a search
-    (bct/worlds/scienceworld/gold.py: the world is the same, its demonstrations find what the simulator's know),
+    (bct/worlds/scienceworld/searches.py: the world is the same, its demonstrations find what the simulator's know),
     `moved` on the changes of state (their train substance carried out of the kitchen), and `answer` where the train
     data hold a task's answer (KNOWN_ANSWERS)."""
     electrical = any(e in task for e in ELECTRICAL)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.scienceworld import games, gold, text
+from bct.worlds.scienceworld import check, games, gold, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
 
 SCIENCEWORLD = World.of(
@@ -23,7 +23,7 @@ SCIENCEWORLD = World.of(
     task_things=text.task_things,
     read_things=text.read_things,
     stage_things=text.stage_things,
-    knows=text.knows,
+    knows=check.knows,
     decisive=("focus on",),  # a focus on the wrong thing ends the task at 0
     neutral="look around",
     # a wait is sent at one prompt up to 8 times: the longest run of one prompt's waits in its gold data (20 train

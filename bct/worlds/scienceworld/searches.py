@@ -1,0 +1,335 @@
+"""ScienceWorld's demonstrations that find by playing what the simulator's gold path knows (`game.params.search=1`),
+or answer what the train variations show (`answer=1`): each a generator of actions, sent each step, that
+bct/worlds/scienceworld/gold.py plays in place of the simulator's path.
+
+Searches. The simulator's path for chemistry-mix-paint-secondary-color pours the two right primaries at
+once: the colour wheel is knowledge the game never shows, and the folds split it (train makes green and
+orange, dev orange and violet, test violet alone), so an agent cloned from it mixes green whatever the task
+asks. Its search (`paint_search`) tries pairs of primaries, one pair at a time in an order drawn per
+variation, reads what each mix produced, and focuses on the mix when it is the colour the task names: what
+an agent can do for a colour it never saw made. The art studio keeps two cups of each primary (the table's and
+the large cupboard's; a paint cupboard or closet there holds empty cups), enough for all three pairs; a variation played in the workshop (one cup
+each) replays the simulator's path. chemistry-mix-paint-tertiary-color's folds split the wheel too (train: green-blue,
+yellow-green, red-orange; test: blue-violet, violet-red), and its search finds the secondary colour of the name (the
+colour that is no primary) the same way, focuses on it, then pours in the primary the name holds. That last pour needs a
+cup of it left: an order that tries it in a wrong pair before the right one leaves none (`_enough`, from the right pair
+the simulator's path pours), so the order is drawn among those that leave one. What that shows of the answer is nothing
+an unseen colour can use: a pair tried first that holds the named primary is always the right one (in a random order,
+half the time).
+
+The changes of state (boil, melt, freeze, change-the-state-of-matter-of) keep every train substance in the
+kitchen and every test substance (a metal) in the workshop: the simulator's test paths tour the house to find
+it, and no train path ever shows a tour. Their search (`substance_search`) makes the simulator's tour (door,
+room, look around, the substance in none of them) where the substance is shut in a kitchen container, then
+opens the containers as the simulator does: what an agent must do when the task's substance is not in sight.
+Where the train world had its substance carried out of the kitchen before play (`moved=1`, env.py), the tour
+meets it (`found_elsewhere`): focused on and picked up where it lies, and brought back, as the simulator's test paths
+do with the workshop's metal; the two rooms off the hallway come in an order drawn per variation. The focus comes where
+the substance is first seen: focused on after the walk back, as the simulator's paths do, it came at a prompt the
+melting-point tasks show too (back in the kitchen, "a substance called <e1>" held), where they use the thermometer; 21
+of `sw-slide8`'s 30 failed test episodes of the four tasks never focused on the metal they had brought back (12 ran the
+water routine there instead, 9 measured it or walked on).
+
+Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
+look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits
+after it and the look around read the same as the one before the watering, with another action to take, which a Markov agent
+cannot tell apart (the grow-plant agent waited until its step limit with a dry pot in sight). `watched_waits`
+replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
+and drops the look around after a run: what the path does next then follows the prompt that shows why.
+
+Life stages by the names the look writes. The life-stage tasks' simulator paths name what they focus on by referents
+of the simulator's own: "focus on egg turtle in outside" where the look lists "a turtle egg", "focus on apple tree
+in the adult stage in self watering flower pot 6" where it lists "a apple tree in the adult stage" in that pot; a
+small model composing those garbles them ("focus on self watering flower pot 1 in the seedling stage in self
+watering flower pot 3", refused). `focus_as_seen` focuses by the look's own words where they name one thing, so
+the command is a copy of what is in view.
+
+A pot by its name. find-plant's simulator paths carry the plant's flower pot to a box and move it there by a referent
+listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7
+test episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot
+the inventory did not hold, and the parser refused it. `pot_by_name` moves the pot by its own name ("move flower pot 9
+to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
+another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
+number is not the pea's); the refused long move had hidden that.
+
+Equal times on the inclined planes. Their simulator paths time the block on each plane by looking at the plane once a
+tick until the block is at the bottom, then read the stopwatch: 47-368 actions on 36 train variations, so that the
+simulator's own path scores 0.27-0.40 on the friction tasks within TALES's 100 actions, and at the choice, made after
+both, a Markov prompt shows the second plane's time alone. `equal_times` waits once (10 ticks) and looks once on each
+plane: the block's place after the same time on both ("55% down" against "9% down"; 16-24 actions, each of those 36
+variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps both measurements for the choice.
+
+The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
+answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
+box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
+simulator's path to its first look in the greenhouse and focuses on the box that path ends on: 121-133 actions become a
+few, and the trait's answer is learned from the train variations that show it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Callable, Generator, Iterator
+
+from bct.worlds.scienceworld import text
+from bct.worlds.scienceworld.env import carried
+from bct.worlds.scienceworld.games import (
+    INCLINED_PLANES,
+    LIFE_STAGES,
+    PAINTS,
+    POTS_CARRIED,
+    SEARCHABLE,
+    SUBSTANCE,
+    WATCHED,
+)
+
+PRIMARIES = ("red", "blue", "yellow")
+_TARGET = re.compile(r"create ([a-z-]+ paint)")
+_MADE = re.compile(r"mix to produce ([a-z-]+ paint)")
+_MIXED = re.compile(r"\(containing ([a-z-]+ paint), ([a-z-]+ paint)\)")
+_POURED = re.compile(r"pour cup containing ([a-z]+) paint")
+
+
+def paint_search(env) -> Generator[str, object, None]:
+    """The paints found by trying pairs of primaries (module docstring): the secondary colour a task asks for, or a
+    tertiary's secondary ("violet-red": the colour of its name that is no primary), then the primary its name holds
+    poured into it."""
+    gold = env.gold_actions()
+    arrived = gold.index("look around") + 1  # the simulator's path to the paints and its look there
+    step = None
+    for action in gold[:arrived]:
+        step = yield action
+    target = _TARGET.search(step.task).group(1)
+    colours = target.removesuffix(" paint").split("-")
+    primary = next((c for c in colours if c in PRIMARIES), None) if len(colours) > 1 else None  # a tertiary's
+    secondary = target if primary is None else f"{next(c for c in colours if c != primary)} paint"
+    # the order the pairs are tried in, drawn per variation among those the cups last (`_enough`); none in the
+    # workshop, where each primary has one cup
+    studio = "called the art studio" in step.look and "large cupboard" in step.look
+    orders = (_order(env.seed, k) for k in range(12)) if studio else ()
+    pairs = next((o for o in orders if _enough(gold, o, primary)), None)
+    if pairs is None:
+        for action in gold[arrived:]:  # not `yield from`: a list's iterator takes no sent step
+            yield action
+        return
+    poured = dict.fromkeys(PRIMARIES, 0)  # cups of each colour used: the table's first, then the large cupboard's
+    where = ("art studio", "cupboard")
+    for n, pair in enumerate(pairs):
+        first, second = random.Random(f"paint-search {env.seed} {n}").sample(pair, 2)
+        if n == 1:
+            step = yield "open large cupboard"
+        into = f"cup containing {second} paint in {where[poured[second]]}"
+        step = yield f"pour cup containing {first} paint in {where[poured[first]]} into {into}"
+        poured[first] += 1
+        poured[second] += 1
+        both = _MIXED.search(step.look)
+        step = yield f"mix cup containing {both.group(1)} and {both.group(2)}"
+        made = _MADE.search(step.observation)
+        if made and made.group(1) == secondary:
+            yield "look around"
+            yield f"focus on {secondary}"
+            if primary is None:
+                return
+            if n == 0:
+                yield "open large cupboard"
+            step = yield f"pour cup containing {primary} paint in {where[poured[primary]]} into cup containing {secondary}"
+            both = _MIXED.search(step.look)
+            yield f"mix cup containing {both.group(1)} and {both.group(2)}"
+            yield "look around"
+            yield f"focus on {target}"
+            return
+    raise ValueError(f"no pair of primaries made {secondary}")  # the game's colour wheel changed: a gold path fails
+
+
+def _order(seed: int, k: int) -> list[tuple[str, str]]:
+    """The `k`-th order drawn for a variation in which to try the three pairs of primaries."""
+    pairs = [(a, b) for i, a in enumerate(PRIMARIES) for b in PRIMARIES[i + 1 :]]
+    random.Random(f"paint-search {seed}{f' order {k}' if k else ''}").shuffle(pairs)
+    return pairs
+
+
+def _enough(gold: list[str], pairs: list[tuple[str, str]], primary: str | None) -> bool:
+    """Whether the art studio's two cups of each primary (the table's, the large cupboard's) last a search in the
+    order `pairs`: a secondary's always (each colour is in two of the three pairs); a tertiary's where the pairs tried
+    up to the right one (the simulator's, its first two pours) leave a cup of the primary its name holds, to pour in."""
+    if primary is None:
+        return True
+    right = tuple(sorted(_POURED.findall(" ".join(gold))[:2], key=PRIMARIES.index))
+    return sum(primary in pair for pair in pairs[: pairs.index(right) + 1]) < 2
+
+
+# the simulator's own tour of the house when a substance is in none of the kitchen's containers, back to the kitchen;
+# the two rooms off the hallway in an order drawn per variation, so that which one comes next is read from the
+# doors (the one still shut), not learned as a fixed sequence
+HALLWAY_ROOMS = ("art studio", "workshop")
+
+
+def tour(env) -> tuple[str, ...]:
+    first, second = random.Random(f"tour {env.game.world_game} {env.seed}").sample(HALLWAY_ROOMS, 2)
+    return ("bathroom", "kitchen", "hallway", first, "hallway", second, "hallway", "kitchen")
+
+
+def visit(room: str) -> Generator[str, object, object]:
+    """Into a room of the tour and a look there; returns the step the look made."""
+    yield f"open door to {room}"
+    yield f"go to {room}"
+    return (yield "look around")
+
+
+def substance_search(env) -> Generator[str, object, None]:
+    """The changes of state found by touring the house while the substance is out of sight (module docstring)."""
+    gold = env.gold_actions()
+    if getattr(env.env, "moved_to", None):  # `moved=1`: the substance was carried away before play
+        yield from found_elsewhere(env, gold)
+        return
+    looks = [i for i, a in enumerate(gold) if a == "look around"]
+    arrived = looks[1] + 1 if len(looks) > 1 else 0  # the walk to the kitchen, its tools, and its second look
+    step = None
+    for action in gold[:arrived]:
+        step = yield action
+    named = SUBSTANCE.search(step.task) if step is not None else None
+    seen = re.compile(rf"\b{re.escape(named.group(1))}\b") if named else None
+    focus = next((i for i, a in enumerate(gold) if a.startswith("focus on")), len(gold))
+    # where the simulator's path tours before it focuses (the substance is elsewhere), it is replayed as it is
+    kitchen = not any(a.startswith("go to") for a in gold[arrived:focus])
+    named_there = seen is not None and focus < len(gold) and seen.search(gold[focus])
+    if kitchen and named_there and "called the kitchen" in step.look and not seen.search(step.look):  # shut away
+        for room in tour(env):
+            step = yield from visit(room)
+            if room != "kitchen" and seen.search(step.look):
+                raise ValueError(f"the tour met {named.group(1)} in the {room}, not in the kitchen's containers")
+    for action in gold[arrived:]:
+        yield action
+
+
+def found_elsewhere(env, gold: list[str]) -> Generator[str, object, None]:
+    """A change of state whose substance was carried out of the kitchen before play (`moved=1`, env.py), played as
+    the simulator plays a test variation, where the metal lies on the workshop's table: the kitchen's tools, the tour
+    (as for a substance shut away) until the substance is in sight, focused on and picked up there, and brought back
+    to the kitchen, where the simulator's path goes on after its focus."""
+    name = SUBSTANCE.search(env.env.task).group(1)
+    seen = re.compile(rf"\b{re.escape(name)}\b")
+    focus = gold.index(f"focus on {name}")
+    looks = [i for i, a in enumerate(gold) if a == "look around"]
+    for action in gold[looks[0] : looks[1] + 1]:  # play starts in the kitchen: its look, tools, and look again
+        yield action
+    for room in tour(env):
+        step = yield from visit(room)
+        if room != "kitchen" and seen.search(step.look):
+            break
+    else:
+        raise ValueError(f"the tour did not meet {name} (carried to the {env.env.moved_to})")
+    yield gold[focus]  # where it is seen, not after the walk back (module docstring)
+    yield f"pick up {carried(name, gold[focus + 1])}"
+    for action in (
+        "open door to hallway",
+        "go to hallway",
+        "open door to kitchen",
+        "go to kitchen",
+        *gold[focus + 1 :],
+    ):
+        yield action
+
+
+WAITS = ("wait1", "wait")
+_POT = re.compile(r"(flower pot \d+) \(([^)]*)\)")  # a pot and what it holds, as the look lists it
+
+
+def watered(look: str) -> set[str]:
+    """The flower pots the look shows holding water."""
+    return {pot for pot, held in _POT.findall(look) if "water" in held}
+
+
+def watched_waits(env) -> Generator[str, object, None]:
+    """The simulator's path with its waits watched (module docstring): a run of waits ends at the first wait after
+    which a flower pot that held water holds none, and a look around right after a run is not sent (every prompt
+    shows the look)."""
+    gold = env.gold_actions()
+    step, i = None, 0
+    while i < len(gold):
+        if gold[i] not in WAITS or step is None:
+            step = yield gold[i]
+            i += 1
+            continue
+        before, end = watered(step.look), i
+        while end < len(gold) and gold[end] in WAITS:
+            end += 1
+        for action in gold[i:end]:
+            step = yield action
+            if before - watered(step.look):
+                break
+        i = end + (end < len(gold) and gold[end] == "look around")
+
+
+_WHERE = re.compile(r" in (?:self watering flower pot \d+|outside)$")  # where the simulator's referent says it is
+
+
+def as_seen(referent: str) -> str:
+    """A life stage as the look writes it: "egg turtle in outside" -> "turtle egg", "apple seed in the seed stage in
+    self watering flower pot 4" -> "apple seed", "apple tree in the adult stage in ..." -> "apple tree in the adult
+    stage"."""
+    name = _WHERE.sub("", referent)
+    name = re.sub(r"^egg (.+)$", r"\1 egg", name)
+    return re.sub(r"^(.+ seed) in the seed stage$", r"\1", name)
+
+
+def focus_as_seen(env) -> Generator[str, object, None]:
+    """The simulator's path with each focus on a life stage by the name the look writes, where the look writes it once
+    (module docstring); else by the simulator's referent."""
+    step = None
+    for action in env.gold_actions():
+        if action.startswith("focus on ") and step is not None:
+            seen = as_seen(action.removeprefix("focus on "))
+            if step.look.count(seen) == 1:
+                action = f"focus on {seen}"
+        step = yield action
+
+
+_POT_CARRIED = re.compile(r"^move (flower pot \d+) containing .+ in inventory to (.+)$")
+
+
+def pot_by_name(env) -> Generator[str, object, None]:
+    """The simulator's path with a carried flower pot moved by its own name ("move flower pot 3 to red box"), not by
+    the simulator's referent that lists what it holds (module docstring)."""
+    for action in env.gold_actions():
+        yield _POT_CARRIED.sub(r"move \1 to \2", action)
+
+
+def equal_times(env) -> Generator[str, object, None]:
+    """The simulator's path with each run of looks at a plane while the block slides (a look a tick, up to 282 in a
+    row, until it is at the bottom) made one wait and one look: each plane's slide is then measured over the same
+    time, the block's place after it (module docstring)."""
+    for action, run in itertools.groupby(env.gold_actions()):
+        if action.startswith("look at inclined plane"):
+            yield "wait"
+            yield action
+            continue
+        for same in run:  # noqa: UP028 (not `yield from`: a group of groupby takes no sent step)
+            yield same
+
+
+def answered(env) -> Generator[str, object, None]:
+    """mendelian-genetics-known-plant answered as its train data hold it (games.KNOWN_ANSWERS): the simulator's path
+    as far as its first look in the greenhouse, where the boxes are, then the focus its path ends on."""
+    gold = env.gold_actions()
+    focus = [a for a in gold if a.startswith("focus on")][-1]
+    for action in gold:
+        step = yield action
+        if action == "look around" and text.room(step.look) == "greenhouse":
+            break
+    yield focus
+
+
+# the search of each task that has one (`game.params.search=1`; games.SEARCHABLE offers the parameter), by
+# ScienceWorld's name
+SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
+    **dict.fromkeys(PAINTS, paint_search),
+    **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
+    **dict.fromkeys(WATCHED, watched_waits),
+    **dict.fromkeys(LIFE_STAGES, focus_as_seen),
+    **dict.fromkeys(POTS_CARRIED, pot_by_name),
+    **dict.fromkeys(INCLINED_PLANES, equal_times),
+}
+assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
