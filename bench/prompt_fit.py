@@ -2,13 +2,15 @@
 packed Markov prompt (beyond the words of the world's action templates: "pick up", "move ... to") (task, observation, inventory, look, previous action and observation), as written and,
 with a run's tokenizer, within the first max_source_length tokens the model reads, and under the run's entity
 representation, the share whose placeholders ("move <e4> seed ...") all stand in the prompt as the model reads it
-(a placeholder the prompt never shows is a name the agent can only guess). Per game, on generated data; module calls
+(a placeholder the prompt never shows is a name the agent can only guess), and the share whose placeholders all stand
+in the step's observation, inventory or look (`in sight`: a T5 agent that writes its actions passes over a candidate
+naming a placeholder the task alone shows, so a gold action out of sight is one it will not send). Per game, on generated data; module calls
 (`recall progress`) are left out: their words are the module's grammar.
 
     python bench/prompt_fit.py data/scienceworld-*/nomodules/train.jsonl [--checkpoint checkpoints/RUN]
 
 Prints per game: examples, the share whose action words (template words aside) are all in the prompt, the share within the
-tokens the model reads and the share whose placeholders are all in the prompt (both with --checkpoint), and the prompt's
+tokens the model reads, the share whose placeholders are all in the prompt and all in sight (with --checkpoint), and the prompt's
 median and largest length in tokens.
 """
 
@@ -51,7 +53,7 @@ def main() -> None:
         tok = AutoTokenizer.from_pretrained(args.checkpoint)
         run = json.loads((Path(args.checkpoint) / "bct_config.json").read_text())
         limit, rep = run["settings"]["max_source_length"], of_checkpoint(run, args.checkpoint)
-    per = defaultdict(lambda: {"n": 0, "seen": 0, "read": 0, "numbered": 0, "lengths": []})
+    per = defaultdict(lambda: {"n": 0, "seen": 0, "read": 0, "numbered": 0, "sight": 0, "lengths": []})
     for f in args.files:
         for line in Path(f).read_text().splitlines():
             ex = json.loads(line)
@@ -67,14 +69,17 @@ def main() -> None:
                 read = tok.decode(ids[:limit], skip_special_tokens=True)
                 g["read"] += target <= words(read)
                 mapped = rep.map(ex["source"], ex["valid_actions"])
-                g["numbered"] += set(PLACEHOLDER.findall(mapped.rewrite(ex["target"]))) <= set(
-                    PLACEHOLDER.findall(mapped.source)
-                )
-    print(f"{'game':55} {'examples':>8} {'in prompt':>10} {'read':>8} {'numbered':>9} {'tokens (median, max)':>22}")
+                abstract = mapped.rewrite(ex["target"])
+                g["numbered"] += set(PLACEHOLDER.findall(abstract)) <= set(PLACEHOLDER.findall(mapped.source))
+                g["sight"] += mapped.in_sight(abstract)
+    head = f"{'game':55} {'examples':>8} {'in prompt':>10} {'read':>8} {'numbered':>9} {'in sight':>9}"
+    print(f"{head} {'tokens (median, max)':>22}")
     for game, g in sorted(per.items()):
-        read, numbered = (f"{g[k] / g['n']:.3f}" if tok is not None else "" for k in ("read", "numbered"))
+        read, numbered, sight = (
+            f"{g[k] / g['n']:.3f}" if tok is not None else "" for k in ("read", "numbered", "sight")
+        )
         size = f"{statistics.median(g['lengths']):.0f}, {max(g['lengths'])}" if g["lengths"] else ""
-        print(f"{game:55} {g['n']:>8} {g['seen'] / g['n']:>10.3f} {read:>8} {numbered:>9} {size:>22}")
+        print(f"{game:55} {g['n']:>8} {g['seen'] / g['n']:>10.3f} {read:>8} {numbered:>9} {sight:>9} {size:>22}")
     n = sum(g["n"] for g in per.values())
     print(f"{'all':55} {n:>8} {sum(g['seen'] for g in per.values()) / n:>10.3f}")
 
