@@ -884,6 +884,43 @@ def test_watched_waits_water_a_pot_at_the_wait_that_dried_it_and_send_no_look_th
     assert sent == [*gold[:5], "activate sink"]
 
 
+def test_watched_waits_fill_pots_that_hold_the_same_in_the_order_the_look_lists_them():
+    """The simulator's paths fill flower pots 1-3 in any order; where the look shows them holding the same, the path
+    renamed to fill them 1, 2, 3 is the same path, and the next pot is the first the look lists with no seed. Pots that
+    differ keep their names."""
+    from types import SimpleNamespace
+
+    from bct.worlds.scienceworld.searches import watched_waits
+
+    gold = ["look around", "move seed to flower pot 3", "0", "move seed to flower pot 1", "pour jug into flower pot 3"]
+    env = SimpleNamespace(gold_actions=lambda: list(gold))
+
+    def played(look: str) -> list[str]:
+        path, sent = watched_waits(env), []
+        sent.append(next(path))
+        for _ in gold[1:]:
+            sent.append(path.send(SimpleNamespace(look=look)))
+        return sent
+
+    same = "a flower pot 1 (containing soil)  a flower pot 2 (containing soil)  a flower pot 3 (containing soil)"
+    assert played(same) == ["look around", "move seed to flower pot 1", "0", "move seed to flower pot 3"] + [
+        "pour jug into flower pot 1"
+    ]
+    differ = same.replace("flower pot 1 (containing soil)", "flower pot 1 (containing nothing)")
+    assert played(differ) == gold
+
+
+@pytest.mark.slow
+def test_grow_fruit_searched_scores_one_with_its_pots_filled_in_order():
+    g = get_game("scienceworld-grow-fruit-search1").with_memory(False)
+    with open_game(g, False, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success, (seed, traj.error)
+            filled = [a.rsplit(" ", 1)[-1] for a in traj.actions if a.startswith("move ") and " flower pot " in a]
+            assert filled[:3] == ["1", "2", "3"], traj.actions
+
+
 @pytest.mark.slow
 def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_waters_only_a_dry_pot():
     from bct.worlds.scienceworld.searches import watered
