@@ -27,6 +27,10 @@ def test_the_thirty_tasks_are_games_and_scienceworld_names_them_all():
         searched
     )
     assert [get_game(n).preset or n for n in searched] == SW
+    # the tertiary paints keep the simulator's paths there (their search taught the secondary's agent yellow pairs);
+    # their search stays a game of its own
+    assert "scienceworld-chemistry-mix-paint-tertiary-color" in searched
+    assert get_game("scienceworld-chemistry-mix-paint-tertiary-color-search1").param_values["search"] == 1
     # the known plant learns from its answer: no experiment, so no search (searches.py, `answered`)
     assert "scienceworld-mendelian-genetics-known-plant-answer1" in searched
     assert "answer" not in get_game("scienceworld-mendelian-genetics-unknown-plant").accepts
