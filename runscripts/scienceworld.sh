@@ -14,8 +14,10 @@
 #   bct/modules/notes.py, the slides module, each inclined plane's slide, bct/modules/slides.py, and the circuit module,
 #   the connections made, in the conductivity tasks, bct/modules/circuit.py; false: none; with WIDE=1 the defaults are
 #   `sw-grow8`'s recipe (the seeds' name, the known plant's answer, the circuit module), 0.800 on the 30 by TALES's
-#   measure (the unknown plant's share guessed: 0.791 without), and the tertiary paints' search, measured on the two
-#   paint tasks alone (no gain on the tertiary); `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
+#   measure (the unknown plant's share guessed: 0.791 without), with the recipe named by its kind (chemistry-mix 0.29 ->
+#   0.60 in `sw-title8`, 0.744 on the 30 beside the tertiary paints' search, which cost the secondary 1.00 -> 0.27 and
+#   is left out) and the growing tasks' pots filled in order (level on grow-fruit alone): not yet trained together;
+#   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
 #   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the
@@ -26,7 +28,7 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it), the life stages focused by the names the look writes, find-plant's pot moved by its name, the inclined
+#   dried it, and fill their pots in the order the look lists them), the life stages focused by the names the look writes, find-plant's pot moved by its name, the inclined
 #   planes timed by one equal wait and one look each; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
