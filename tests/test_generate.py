@@ -172,6 +172,30 @@ def test_more_games_reuse_the_episodes_already_written(tmp_path):
     } - {max(json.loads(line)["seed"] for line in (fresh / rel).read_text().splitlines())}
 
 
+def test_a_file_kept_by_its_settings_but_written_by_other_gold_path_code_is_named(tmp_path, caplog):
+    """Data are kept by their settings; a change to a world's gold paths (a search, a rule) does not show in them. Each
+    file records the gold-path code that wrote it, and one kept from other code is named with the fix."""
+    from bct.data.generation import gold_code
+    from bct.worlds.registry import get_game, world_of
+
+    rel = "sorting/modules/train.jsonl"
+    first = generate(["sorting"], [True], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    assert first["files"][rel]["gold_code"] == gold_code(world_of(get_game("sorting")))
+    with caplog.at_level("WARNING"):
+        assert (
+            rel
+            not in generate(["sorting"], [True], ["train"], num_games=2, out_dir=tmp_path, progress=False)["written"]
+        )
+    assert "gold-path code" not in caplog.text  # the same code: kept without a word
+    path = tmp_path / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["files"][rel]["gold_code"] = "0" * 16  # written by other code
+    path.write_text(json.dumps(manifest))
+    with caplog.at_level("WARNING"):
+        again = generate(["sorting"], [True], ["train"], num_games=2, out_dir=tmp_path, progress=False)
+    assert rel not in again["written"] and "other gold-path code" in caplog.text and "overwrite=true" in caplog.text
+
+
 def test_a_file_from_other_seeds_is_played_again_where_they_differ(tmp_path):
     """Same settings, other seeds (ScienceWorld drew its variations from the first n before): the seeds the
     file lacks are played, the ones it holds reused; a manifest from before seeds were listed reads as the

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import inspect
 import json
 import logging
 import multiprocessing
 import os
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -38,6 +42,30 @@ from bct.worlds.registry import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def gold_code(world) -> str:
+    """A fingerprint of the code that writes a world's gold paths: its gold module and the modules of its folder
+    that module uses, at any depth (ScienceWorld's gold.py, searches.py, text.py, env.py, games.py). Recorded with each
+    file: a file kept by its settings, but written by other gold-path code, is named with a warning."""
+    return _code_of(inspect.getmodule(world.gold_path).__name__)
+
+
+@functools.cache
+def _code_of(name: str) -> str:
+    root = sys.modules[name]
+    folder = root.__name__.rpartition(".")[0] + "."
+    found, todo = {}, [root]
+    while todo:
+        module = todo.pop()
+        if module is None or module.__name__ in found:
+            continue
+        found[module.__name__] = inspect.getsource(module)
+        for value in vars(module).values():
+            used = value if inspect.ismodule(value) else inspect.getmodule(value)
+            if used is not None and used.__name__.startswith(folder):
+                todo.append(used)
+    return hashlib.sha256("".join(found[n] for n in sorted(found)).encode()).hexdigest()[:16]
 
 
 def generate(
@@ -175,6 +203,12 @@ def _generate(
                 if overwrite or not (out_dir / rel).exists():
                     kept = {}
                 elif done.get("settings") == settings_of[game] and _variations(done) == seeds:
+                    if done.get("gold_code", gold_code(world_of(games[game]))) != gold_code(world_of(games[game])):
+                        log.warning(
+                            "%s: kept as written with these settings, but by other gold-path code than this "
+                            "(its searches or rules changed since); overwrite=true writes it again",
+                            out_dir / rel,
+                        )
                     continue  # written with these settings: kept as it is
                 else:  # written with other num_games or seeds: its episodes are reused where they are wanted
                     other = {**done.get("settings", {}), "num_games": settings_of[game]["num_games"]}
@@ -186,7 +220,11 @@ def _generate(
     def record(game: str, entries: list[tuple[str, dict]]) -> None:
         """A group's files are written: the manifest says so at once (an interrupted run resumes after them)."""
         for rel, written in entries:
-            manifest["files"][rel] = {**written, "settings": settings_of[game]}
+            manifest["files"][rel] = {
+                **written,
+                "settings": settings_of[game],
+                "gold_code": gold_code(world_of(games[game])),
+            }
         manifest.update(**world_of(games[game]).version(), config=config or {})
         write_atomic(
             out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n"
