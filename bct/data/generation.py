@@ -192,6 +192,7 @@ def _generate(
     settings_of = {
         name: {"num_games": count[name], "format": DATA_FORMAT, **world_of(g).version()} for name, g in games.items()
     }
+    code_of = {name: gold_code(world_of(g)) for name, g in games.items()}  # recorded beside, not a setting
 
     # (game, modules) -> its files to write: (file, fold, seeds, episodes already written)
     groups: dict[tuple[str, bool], list[tuple[str, str, list[int], dict]]] = {}
@@ -203,7 +204,7 @@ def _generate(
                 if overwrite or not (out_dir / rel).exists():
                     kept = {}
                 elif done.get("settings") == settings_of[game] and _variations(done) == seeds:
-                    if done.get("gold_code", gold_code(world_of(games[game]))) != gold_code(world_of(games[game])):
+                    if done.get("gold_code", code_of[game]) != code_of[game]:
                         log.warning(
                             "%s: kept as written with these settings, but by other gold-path code than this "
                             "(its searches or rules changed since); overwrite=true writes it again",
@@ -223,7 +224,7 @@ def _generate(
             manifest["files"][rel] = {
                 **written,
                 "settings": settings_of[game],
-                "gold_code": gold_code(world_of(games[game])),
+                "gold_code": code_of[game],
             }
         manifest.update(**world_of(games[game]).version(), config=config or {})
         write_atomic(
