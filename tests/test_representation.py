@@ -407,6 +407,33 @@ def test_common_task_rule_13_reads_a_life_stage_organism_inside_every_stage_name
     assert rep.map(boil, []).source == type(rep)(known, rule=12).map(boil, []).source
 
 
+def test_common_task_rule_15_follows_a_growing_tasks_fruit_so_a_common_fruit_reads_like_a_rare_one():
+    """Every agent carries "an orange", so under rule 14 "grow a orange" kept the fruit a word while "grow a pear"
+    numbered it, and its seeds were a placeholder of their own: an agent trained on both wrote the pear's seed
+    placeholder in an orange world, where no prompt showed it. From rule 15 the fruit is <e1> inside its seed, tree
+    and the task's "grown" fruit, whichever fruit a variation draws."""
+    known = frozenset({"orange", "greenhouse", "kitchen", "seed jar", "flower pot 1", "soil"})
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule >= 15
+    read = {}
+    for fruit in ("orange", "pear"):
+        task = f"grow a {fruit}. Seeds can be found in the kitchen. To complete the task, focus on the grown {fruit}"
+        look = [f"seed jar (containing a {fruit} seed, a {fruit} seed)", f"flower pot 1 (containing a {fruit} tree)"]
+        m = rep.map(
+            _sw_prompt("greenhouse", look, task),
+            [f"move {fruit} seed in seed jar to flower pot 1", f"focus on {fruit}"],
+        )
+        assert (
+            m.actions == ["move <e1> seed in seed jar to flower pot 1", "focus on <e1>"]
+            and "focus on the grown" in m.source
+        )
+        assert m.restore("focus on <e1>") == f"focus on {fruit}"
+        read[fruit] = m.source.replace("orange <e1>", "<e1>")  # a common fruit's word stands beside its placeholder
+    assert read["orange"] == read["pear"]
+    old = type(rep)(known, rule=14).map(_sw_prompt("greenhouse", ["orange seed"], "grow a orange"), [])
+    assert "<e1> seed" not in old.source  # the older rule, for its checkpoints
+
+
 def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_what_it_asks_of_them_as_words():
     """Under rule 13 an inclined plane was written by its letter or surface and "the most friction" was one
     placeholder, as was "the least friction": the agent wrote train worlds' letters and could not read which plane
@@ -415,7 +442,7 @@ def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_wh
     task = "determine which of the two inclined planes (unknown material E, unknown material H) has the least friction"
     planes = ["inclined plane with a unknown material H surface", "inclined plane with a unknown material E surface"]
     rep = type(get_representation("common-task"))({"workshop", "stopwatch"})
-    assert rep.rule == 14
+    assert rep.rule >= 14
     prompt = _sw_prompt("workshop", [*planes, "stopwatch"], task)
     m = rep.map(prompt, ["move block to inclined plane with a unknown material h surface"])
     assert "has the least friction" in m.source and "a <e2>  a <e1>  a stopwatch" in m.source

@@ -179,9 +179,16 @@ _TASK_MADE = re.compile(
 _TASK_STAGES = re.compile(r"focus on the (?:\d+ )?life stages of the ([a-z][a-z -]*?)(?: plant)?(?=[.,])", re.I)
 
 
-def stage_things(task: str) -> list[str]:
-    """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2)."""
-    return [m.group(1).lower() for m in _TASK_STAGES.finditer(task)]
+# the fruit a growing task asks for ("Your task is to grow a orange."): the look names it by longer names as it
+# grows ("a orange seed", "a orange tree in the adult stage", the task's "the grown orange"), and the fruit itself
+_TASK_GROWN = re.compile(r"Your task is to grow an? ([a-z]+)\.", re.I)
+
+
+def stage_things(task: str, grown: bool = True) -> list[str]:
+    """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2), and with `grown`
+    the fruit a growing task asks for (grow-fruit)."""
+    found = [*_TASK_STAGES.finditer(task), *(_TASK_GROWN.finditer(task) if grown else ())]
+    return [m.group(1).lower() for m in found]
 
 
 def read_things(text: str) -> list[str]:
