@@ -196,6 +196,16 @@ def test_a_file_kept_by_its_settings_but_written_by_other_gold_path_code_is_name
     assert rel not in again["written"] and "other gold-path code" in caplog.text and "overwrite=true" in caplog.text
 
 
+def test_the_gold_path_fingerprint_covers_what_the_gold_module_uses_of_its_folder():
+    """ScienceWorld's gold.py calls its demonstrations (searches.py), which call the paint search (paints.py) and
+    read names (text.py): a change to any of them is a change of gold-path code; bct's other folders are not."""
+    from bct.core.source import sources
+
+    names = {name for name, _ in sources("bct.worlds.scienceworld.gold")}
+    assert {"searches", "paints", "text"} <= {n.rpartition(".")[2] for n in names}
+    assert all(n.startswith("bct.worlds.scienceworld.") for n in names)
+
+
 def test_a_file_from_other_seeds_is_played_again_where_they_differ(tmp_path):
     """Same settings, other seeds (ScienceWorld drew its variations from the first n before): the seeds the
     file lacks are played, the ones it holds reused; a manifest from before seeds were listed reads as the

@@ -946,6 +946,47 @@ def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_w
                 assert not (step.action == "look around" and before.action == "wait1")
 
 
+def test_find_plants_search_carries_the_focused_plant_by_the_looks_name_and_a_pot_where_two_plants_share_it():
+    """The agent copies the plant's name three times (focus, pick up, move), never a pot's number beside it."""
+    from types import SimpleNamespace
+
+    from bct.worlds.scienceworld.searches import plant_carried
+
+    gold = [
+        "look around",
+        "focus on adult apple tree",
+        "pick up flower pot 6",
+        "go to kitchen",
+        "move flower pot 6 containing apple tree and soil in inventory to red box",
+    ]
+    env = SimpleNamespace(gold_actions=lambda: list(gold))
+
+    def played(look: str) -> list[str]:
+        path = plant_carried(env)
+        return [next(path)] + [path.send(SimpleNamespace(look=look)) for _ in gold[1:]]
+
+    look = "a flower pot 3 (containing a pea plant in the adult stage with a tall height, soil)  a flower pot 6 (containing a apple tree in the reproducing stage, soil)"
+    assert played(look) == [
+        "look around",
+        "focus on apple tree",
+        "pick up apple tree",
+        "go to kitchen",
+        "move apple tree to red box",
+    ]
+    two = look.replace("pea plant in the adult stage with a tall height", "apple tree in the adult stage")
+    assert played(two) == [*gold[:4], "move flower pot 6 to red box"]
+
+
+@pytest.mark.slow
+def test_find_plant_searched_carries_its_plant_by_name_and_scores_one():
+    g = get_game("scienceworld-find-plant-search1").with_memory(False)
+    with open_game(g, False, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success, (seed, traj.error)
+            assert not any("flower pot" in a for a in traj.actions), traj.actions
+
+
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():
     from bct.worlds.scienceworld.searches import as_seen
 

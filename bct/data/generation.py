@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
 import inspect
 import json
 import logging
-import multiprocessing
-import os
-import signal
-import sys
 import tempfile
-import threading
 import time
 from collections.abc import Mapping
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -25,7 +17,9 @@ from bct.config.runs import FolderLock, mix_entries
 from bct.config.settings import GenerateSettings, memory_of
 from bct.core.errors import UserError
 from bct.core.files import write_atomic, write_jsonl
+from bct.core.source import fingerprint
 from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
+from bct.data.workers import play_all
 from bct.worlds.gold import play_gold
 from bct.worlds.play import data_modules
 from bct.worlds.registry import (
@@ -48,24 +42,7 @@ def gold_code(world) -> str:
     """A fingerprint of the code that writes a world's gold paths: its gold module and the modules of its folder
     that module uses, at any depth (ScienceWorld's gold.py, searches.py, text.py, env.py, games.py). Recorded with each
     file: a file kept by its settings, but written by other gold-path code, is named with a warning."""
-    return _code_of(inspect.getmodule(world.gold_path).__name__)
-
-
-@functools.cache
-def _code_of(name: str) -> str:
-    root = sys.modules[name]
-    folder = root.__name__.rpartition(".")[0] + "."
-    found, todo = {}, [root]
-    while todo:
-        module = todo.pop()
-        if module is None or module.__name__ in found:
-            continue
-        found[module.__name__] = inspect.getsource(module)
-        for value in vars(module).values():
-            used = value if inspect.ismodule(value) else inspect.getmodule(value)
-            if used is not None and used.__name__.startswith(folder):
-                todo.append(used)
-    return hashlib.sha256("".join(found[n] for n in sorted(found)).encode()).hexdigest()[:16]
+    return fingerprint([inspect.getmodule(world.gold_path)])
 
 
 def generate(
@@ -231,98 +208,16 @@ def _generate(
             out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n"
         )
 
-    if workers <= 1 or len(groups) <= 1:
-        done = _Progress(bar)
-        for (game, modules), files in groups.items():
-            record(game, _play(games[game], modules, files, out_dir, done))
-    else:
-        context = multiprocessing.get_context("spawn")  # no fork of a process that holds JVM gateways' threads
-        size = min(workers, len(groups))
-        queue = context.Queue()  # the workers' episodes, for the progress bar
-        with _terminated_as_exit():
-            pool = ProcessPoolExecutor(
-                size, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), queue)
-            )
-            try:
-                futures = {
-                    pool.submit(_play_in_worker, games[game], modules, files, out_dir): game
-                    for (game, modules), files in groups.items()
-                }
-                pending = set(futures)
-                while pending:
-                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                    while not queue.empty():
-                        bar.update(queue.get())
-                    for future in finished:
-                        record(futures[future], future.result())
-                while not queue.empty():
-                    bar.update(queue.get())
-            except BaseException:  # interrupted, or a game failed: its workers (and their JVMs) end now
-                _stop(pool)
-                raise
-            pool.shutdown()
+    play_all(
+        _play,
+        {(game, modules): (games[game], modules, files, out_dir) for (game, modules), files in groups.items()},
+        lambda key, entries: record(key[0], entries),
+        bar,
+        workers,
+    )
     bar.close()
     manifest["written"] = [rel for files in groups.values() for rel, *_ in files]  # what this run wrote (not saved)
     return manifest
-
-
-@contextlib.contextmanager
-def _terminated_as_exit():
-    """SIGTERM (a scheduler's stop, `kill`) ends the run as Ctrl-C does, through the code that stops the workers: by
-    default it ends this process alone, and the workers play on, orphaned, each with its JVM."""
-
-    def leave(signum, frame):
-        raise SystemExit(128 + signum)
-
-    try:
-        previous = signal.signal(signal.SIGTERM, leave)
-    except ValueError:  # not the main thread: signals stay as they are
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Ends a pool's workers without waiting for their games (a worker's JVM dies with it); the manifest already
-    lists each group written, so the next run resumes after them. The executor has no public way to end a busy
-    worker: its processes are ended one by one."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-_QUEUE = None  # in a worker: where it tells the run of each episode played (`_start_worker`)
-
-
-def _start_worker(parent: int, queue) -> None:
-    """A worker's initializer: keeps the run's progress queue, and ends the worker (its JVM with it) once the process
-    that started it is gone, as after a SIGKILL, which no handler hears."""
-    global _QUEUE
-    _QUEUE = queue
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
-
-
-def _play_in_worker(g, modules: bool, files, out_dir: Path) -> list[tuple[str, dict]]:
-    return _play(g, modules, files, out_dir, _QUEUE)
-
-
-class _Progress:
-    """The progress bar as `_play` hears of episodes in this process (the queue's `put`)."""
-
-    def __init__(self, bar):
-        self.bar = bar
-
-    def put(self, n: int) -> None:
-        self.bar.update(n)
 
 
 def cfg_list(values, canonical=None) -> list[str]:

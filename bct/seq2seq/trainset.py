@@ -8,6 +8,7 @@ import random
 
 from bct.config.runs import mixture
 from bct.config.settings import TrainSettings
+from bct.core.source import source_of
 from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.data.entities import shuffle_numbering
 from bct.data.prompt import training_pair
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 def _mapping_code() -> str:
     """The source of what turns a generated row into a model's example: prompt packing, representations, and the
     worlds' readers of the names a prompt holds (`World.names`, `task_things`, ...: a changed reader renumbers a
-    prompt, and a fingerprint without it reused examples numbered by the old one)."""
+    prompt, and a fingerprint without it reused examples numbered by the old one), with what each uses of its folder."""
     import inspect
 
     from bct.data import entities, prompt, representation
@@ -29,8 +30,7 @@ def _mapping_code() -> str:
 
     readers = ("names", "speaks", "task_things", "read_things", "stage_things")
     worlds = {inspect.getmodule(f) for w in WORLDS.values() for f in (getattr(w, r) for r in readers) if f}
-    modules = [prompt, entities, representation, *sorted(worlds, key=lambda m: m.__name__)]
-    return "".join(inspect.getsource(m) for m in modules)
+    return source_of([prompt, entities, representation, *worlds])
 
 
 MAPPING_CODE = _mapping_code()

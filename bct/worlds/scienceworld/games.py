@@ -59,8 +59,9 @@ WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendel
 # (searches.py, `focus_as_seen`)
 LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
 # tasks whose simulator's paths move a carried flower pot by its contents ("move flower pot 3 containing pea plant and
-# soil in inventory to red box"): with `search=1` by its own name, which the parser takes (searches.py, `pot_by_name`)
-POTS_CARRIED = ("find-plant",)
+# soil in inventory to red box"): with `search=1` the plant is focused on, picked up and moved by the look's name for
+# it, out of its pot (searches.py, `plant_carried`)
+PLANTS_CARRIED = ("find-plant",)
 # tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
 # looks in a row): with `search=1` by its place after one equal wait on each plane (searches.py, `equal_times`)
 INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
@@ -85,7 +86,7 @@ SEARCHABLE = (
     "change-the-state-of-matter-of",
     *WATCHED,
     *LIFE_STAGES,
-    *POTS_CARRIED,
+    *PLANTS_CARRIED,
     *INCLINED_PLANES,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.

@@ -38,10 +38,20 @@ the command is a copy of what is in view.
 A pot by its name. find-plant's simulator paths carry the plant's flower pot to a box and move it there by a referent
 listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7
 test episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot
-the inventory did not hold, and the parser refused it. `pot_by_name` moves the pot by its own name ("move flower pot 9
+the inventory did not hold, and the parser refused it. The search moved the pot by its own name ("move flower pot 9
 to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
 another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
 number is not the pea's); the refused long move had hidden that.
+
+A plant carried by its name. The pot to pick up is the one whose plant was focused: a number the agent must copy from
+the look, beside the plant's name. Of `sw-title8`'s 7 failed find-plant test episodes, the 4 whose focus was taken
+(on "adult pea plant") picked up a pot that held nothing, a peach or a banana tree; the other 3 wrote a focus the
+parser refused: "adult apple tree" where the look showed none (the simulator's referent for a plant in the adult
+stage), "living thing in flower pot 2" where that pot held nothing.
+`plant_carried` focuses on the plant by the look's own name ("pea plant" for "a pea plant in the adult stage with a
+tall height"), picks that plant up and moves it to the box by the same name: the parser takes all three, and the plant
+carried out of its pot still scores 100. Where the look shows two plants of that name, the pot is carried and moved
+by its own name, as before.
 
 Equal times on the inclined planes. Their simulator paths time the block on each plane by looking at the plane once a
 tick until the block is at the bottom, then read the stopwatch: 47-368 actions on 36 train variations, so that the
@@ -70,7 +80,7 @@ from bct.worlds.scienceworld.games import (
     INCLINED_PLANES,
     LIFE_STAGES,
     PAINTS,
-    POTS_CARRIED,
+    PLANTS_CARRIED,
     SEARCHABLE,
     SUBSTANCE,
     WATCHED,
@@ -223,11 +233,29 @@ def focus_as_seen(env) -> Generator[str, object, None]:
 _POT_CARRIED = re.compile(r"^move (flower pot \d+) containing .+ in inventory to (.+)$")
 
 
-def pot_by_name(env) -> Generator[str, object, None]:
-    """The simulator's path with a carried flower pot moved by its own name ("move flower pot 3 to red box"), not by
-    the simulator's referent that lists what it holds (module docstring)."""
-    for action in env.gold_actions():
-        yield _POT_CARRIED.sub(r"move \1 to \2", action)
+_POT_PICKED = re.compile(r"^pick up (flower pot \d+)$")
+
+
+def plant_carried(env) -> Generator[str, object, None]:
+    """The simulator's path with the plant it focuses on named as the look writes it, picked up and moved to the box
+    by that name, not in its pot (module docstring); where the look names two plants so, the pot carried and moved by
+    its own name ("move flower pot 3 to red box"), not by the simulator's referent that lists what it holds."""
+    gold = env.gold_actions()
+    pot = next((m.group(1) for m in map(_POT_PICKED.match, gold) if m), None)
+    step, plant = None, None
+    for action in gold:
+        if action.startswith("focus on ") and step is not None and pot is not None:
+            held = re.search(rf"\b{pot} \(containing an? (.+?) in the [a-z]+ stage", step.look)
+            if held and step.look.count(f" {held.group(1)} in the ") == 1:
+                plant = held.group(1)
+                action = f"focus on {plant}"
+        elif plant is not None and action == f"pick up {pot}":
+            action = f"pick up {plant}"
+        elif plant is not None:
+            action = _POT_CARRIED.sub(rf"move {plant} to \2", action)
+        else:
+            action = _POT_CARRIED.sub(r"move \1 to \2", action)
+        step = yield action
 
 
 def equal_times(env) -> Generator[str, object, None]:
@@ -262,7 +290,7 @@ SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
     **dict.fromkeys(WATCHED, watched_waits),
     **dict.fromkeys(LIFE_STAGES, focus_as_seen),
-    **dict.fromkeys(POTS_CARRIED, pot_by_name),
+    **dict.fromkeys(PLANTS_CARRIED, plant_carried),
     **dict.fromkeys(INCLINED_PLANES, equal_times),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
