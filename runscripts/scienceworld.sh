@@ -28,7 +28,7 @@
 #   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it, and fill their pots in the order the look lists them), the life stages focused by the names the look writes, find-plant's pot moved by its name, the inclined
+#   dried it, and fill their pots in the order the look lists them), the life stages focused by the names the look writes, find-plant's plant carried by the look's name for it, the inclined
 #   planes timed by one equal wait and one look each; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
