@@ -18,7 +18,7 @@
 #   0.60 in `sw-title8`, 0.744 on the 30 beside the tertiary paints' search, which cost the secondary 1.00 -> 0.27 and
 #   is left out), the growing tasks' pots filled in order (level on grow-fruit alone) and entity rule 15 (grow-fruit's
 #   fruit followed through its stages: 0.38 -> 0.72), trained together as `sw-fruit8`: 0.760; find-plant's plant carried
-#   by the look's name since (find-plant alone 0.83 -> 0.98);
+#   by the look's name since (find-plant alone 0.83 -> 0.98): all of it together, `sw-plant8`, 0.820, the best;
 #   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
