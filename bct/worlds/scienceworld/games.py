@@ -65,6 +65,10 @@ PLANTS_CARRIED = ("find-plant",)
 # tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
 # looks in a row): with `search=1` by its place after one equal wait on each plane (searches.py, `equal_times`)
 INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
+# tasks whose simulator's paths wire a circuit with any two of the three wires in sight, in any order ("connect battery
+# anode to orange wire terminal 1" where the look lists a black, a blue and an orange wire): with `search=1` the first
+# two wires the look lists, in its order (searches.py, `wires_in_order`)
+WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-energy")
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
 # of seed shape and plant height, its test ones of seed shape). The simulator's paths run the experiment (121-133
@@ -88,6 +92,7 @@ SEARCHABLE = (
     *LIFE_STAGES,
     *PLANTS_CARRIED,
     *INCLINED_PLANES,
+    *WIRES_IN_ORDER,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the

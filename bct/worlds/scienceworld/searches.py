@@ -60,6 +60,14 @@ both, a Markov prompt shows the second plane's time alone. `equal_times` waits o
 plane: the block's place after the same time on both ("55% down" against "9% down"; 16-24 actions, each of those 36
 variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps both measurements for the choice.
 
+Wires in the look's order. The power circuits' simulator paths connect the source's anode and cathode to any two of
+the three wires in sight, in any order ("connect battery anode to orange wire terminal 1" where the look lists a black,
+a blue and an orange wire); which wire comes next is then a colour nothing in the prompt points to. Of `sw-plant8`'s
+10 test episodes of the two tasks, the 9 that failed each wrote a connection to a terminal already in use or to a wire
+not in the room (5 connected the cathode to the anode's wire), and waited until the repeat limit. `wires_in_order` renames the wires the path connects to the
+first the look lists, in its order (any wire serves: the same path): the anode takes the first wire listed, the
+cathode the second.
+
 The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
 answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
 box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
@@ -84,6 +92,7 @@ from bct.worlds.scienceworld.games import (
     SEARCHABLE,
     SUBSTANCE,
     WATCHED,
+    WIRES_IN_ORDER,
 )
 from bct.worlds.scienceworld.paints import paint_search
 
@@ -271,6 +280,27 @@ def equal_times(env) -> Generator[str, object, None]:
             yield same
 
 
+_LISTED_WIRE = re.compile(r"\ban? ([a-z]+ wire)\b")  # "a black wire" as a look lists it
+_WIRE = re.compile(r"\b[a-z]+ wire\b")  # "black wire" as a command names it
+
+
+def _wires_renamed(action: str, order: dict[str, str] | None) -> str:
+    return _WIRE.sub(lambda m: order.get(m.group(), m.group()), action) if order else action
+
+
+def wires_in_order(env) -> Generator[str, object, None]:
+    """The simulator's path with the wires it connects renamed to the first the look lists, in its order (module
+    docstring): any wire serves, so the path is the same one; kept where the look does not list them all."""
+    gold = env.gold_actions()
+    used = list(dict.fromkeys(w for a in gold if a.startswith("connect ") for w in _WIRE.findall(a)))
+    step, order = None, None
+    for action in gold:
+        if order is None and step is not None and any(w in action for w in used):  # the first wire named: as seen
+            listed = list(dict.fromkeys(_LISTED_WIRE.findall(step.look)))
+            order = dict(zip(used, listed)) if set(used) <= set(listed) else {}
+        step = yield _wires_renamed(action, order)
+
+
 def answered(env) -> Generator[str, object, None]:
     """mendelian-genetics-known-plant answered as its train data hold it (games.KNOWN_ANSWERS): the simulator's path
     as far as its first look in the greenhouse, where the boxes are, then the focus its path ends on."""
@@ -292,5 +322,6 @@ SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     **dict.fromkeys(LIFE_STAGES, focus_as_seen),
     **dict.fromkeys(PLANTS_CARRIED, plant_carried),
     **dict.fromkeys(INCLINED_PLANES, equal_times),
+    **dict.fromkeys(WIRES_IN_ORDER, wires_in_order),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
