@@ -551,7 +551,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     ob = Observation(g, "test", 0, False, step, prompt="... dove ...", actions=[])
     m, world = TextMap("", []), world_of(g)
     agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
-    agent.untried, agent._sent, agent._left, agent._untaken = False, {}, {}, {}
+    agent.untried, agent._sent, agent._left = False, {}, {}
     write = lambda *a: agent._write(*a)[0]  # noqa: E731  (the command; the candidates it would send next aside)
     assert write(["focus on dove", "focus on frog egg", "look around"], m, ob, world) == "focus on frog egg"
     assert write(["focus on dove", "focus on blue jay"], m, ob, world) == "focus on dove"  # none: its best
@@ -618,7 +618,7 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
     ob = Observation(g, "test", 0, False, step, prompt="... kitchen ...", actions=[])
     m, world = TextMap("", []), world_of(g)
     agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
-    agent.untried, agent._sent, agent._left, agent._untaken, agent.retry_refused = True, {}, {}, {}, True
+    agent.untried, agent._sent, agent._left, agent.retry_refused = True, {}, {}, True
     agent.start(g, "test", 0, False)
     cands = ["pick up cup containing recipe", "pick up recipe", "pick up ceramic cup", "pick up dove"]
     # the command sent, and the candidates in sight it would send next, in order
@@ -649,43 +649,6 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
     agent.retry_refused, agent._left[g.name, "test", 0] = False, ["pick up ceramic cup"]
     assert agent._retry(after) is None  # off (the default): the model is asked
     assert world.refusals and world_of(get_game("twc")).refusals == ()  # TWX's agents choose from its list
-
-
-def test_a_question_of_which_thing_was_meant_is_answered_with_its_first_reading_and_an_untaken_focus_may_go_again():
-    from bct.agents.base import Observation
-    from bct.agents.t5 import T5Agent
-    from bct.data.representation import TextMap
-    from bct.worlds.play import Step
-
-    g = get_game("scienceworld-identify-life-stages-2")
-    look = "This outside location is called the outside. Here you see: a lemon tree in the reproducing stage"
-    focus = "focus on lemon tree in the reproducing stage"
-    asked = (
-        "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n"
-        "0:\tfocus on lemon tree (in self watering flower pot 6)\n1:\tfocus on lemon tree (in self watering flower pot 7)"
-    )
-    step = Step("Task Description: focus on the stages.", asked, look, "In your inventory:", [], 0.9, False)
-    ob = Observation(g, "test", 4, False, step, prompt="... Ambiguous request ...", actions=[focus])
-    m, world = TextMap("", []), world_of(g)
-    agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
-    agent.untried, agent._sent, agent._left, agent._untaken = True, {}, {}, {}
-    agent.retry_refused, agent.first_reading = False, True
-    agent.start(g, "test", 4, False)
-    agent._remember(replace(ob, prompt="... the lemon trees ...", actions=[]), focus)
-    agent.model = agent.decoding = None  # a model call would fail: the answer asks none
-    (d,) = agent.act([ob])
-    assert d.action == "0" and d.info["answered"] and world.question == ("Ambiguous request", "0")
-    # the focus asked about was not taken: it may go again (a focus goes once an episode, once the game took it)
-    assert agent._write([focus, "look around"], m, ob, world)[0] == focus
-    took = replace(step, observation="You focus on the lemon tree.")
-    after = Observation(g, "test", 4, False, took, prompt="... You focus ...", actions=[focus])
-    agent._heard(after)
-    assert agent._write([focus, "look around"], m, after, world)[0] == "look around"  # taken: never twice
-    refused = replace(step, observation="No known action matches that input.")
-    agent._heard(Observation(g, "test", 4, False, refused, prompt="...", actions=[focus + " in pot 6"]))
-    assert agent._untaken[g.name, "test", 4] == {focus + " in pot 6"}  # a refused focus changed nothing either
-    agent.first_reading = False
-    assert agent._answer(ob) is None  # off (the default): the model is asked
 
 
 @pytest.mark.slow

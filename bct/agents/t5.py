@@ -75,7 +75,7 @@ class T5Agent(Agent):
 
     name = "t5"
     batched = True
-    retry_refused = first_reading = False  # set per agent (__init__): off unless asked
+    retry_refused = False  # set per agent (__init__): off unless asked
 
     def __init__(
         self,
@@ -100,7 +100,6 @@ class T5Agent(Agent):
         untried: bool | str = False,
         recent: int = 0,
         retry_refused: bool = False,
-        first_reading: bool = False,
     ) -> None:
         """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -129,10 +128,6 @@ class T5Agent(Agent):
         # a command the parser refused changed nothing: the same step's next candidates go before the model is asked
         self.retry_refused = bool(retry_refused)
         self._left: dict[tuple, list[str]] = {}  # per episode: the last model call's candidates after the one sent
-        # where the parser asks which of several things a command meant, its first reading (World.question)
-        self.first_reading = bool(first_reading)
-        # per episode: the decisive commands sent that the game did not take (refused, or asked which was meant)
-        self._untaken: dict[tuple, set[str]] = {}
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
@@ -147,7 +142,6 @@ class T5Agent(Agent):
             "dtype": dtype_name(self.dtype),
             **untried_record(self.untried),
             **({"retry_refused": True} if self.retry_refused else {}),
-            **({"first_reading": True} if self.first_reading else {}),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -158,7 +152,6 @@ class T5Agent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         self._sent[episode_key(game, fold, seed)] = Counter()
         self._left.pop(episode_key(game, fold, seed), None)
-        self._untaken[episode_key(game, fold, seed)] = set()
 
     def played_with(self) -> dict:
         return {"device": self.device, "dtype": dtype_name(self.dtype)}
@@ -181,9 +174,7 @@ class T5Agent(Agent):
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:
         """Model calls over groups of `model_batch` episodes with prompts of similar length (little padding)."""
-        for ob in batch:
-            self._heard(ob)
-        decisions: list[Decision | None] = [self._answer(ob) or self._retry(ob) for ob in batch]
+        decisions: list[Decision | None] = [self._retry(ob) for ob in batch]
         asked = [i for i, d in enumerate(decisions) if d is None]  # the episodes the model decides for
         maps = dict(zip(asked, self.model_inputs([batch[i] for i in asked])))
         order = sorted(asked, key=lambda i: len(maps[i].source))
@@ -207,33 +198,6 @@ class T5Agent(Agent):
                 decisions[i] = d
             start += len(group)
         return decisions
-
-    def _heard(self, ob: Observation) -> None:
-        """Whether the game took the decisive command just sent: one it refused, or answered with a question of which
-        thing was meant, changed nothing and may go again (`untried` sends a decisive command once an episode)."""
-        world = world_of(ob.game)
-        last = ob.actions[-1] if ob.actions else ""
-        if not (self.untried and world.decisive and last.startswith(world.decisive)):
-            return
-        untaken = self._untaken.setdefault(ob.episode, set())
-        if ob.step.observation.startswith(world.refusals + (world.question[:1] if world.question else ())):
-            untaken.add(last)
-        else:
-            untaken.discard(last)
-
-    def _answer(self, ob: Observation) -> Decision | None:
-        """With `first_reading`, where the game asked which of several things the command just sent meant
-        (`World.question`: "Ambiguous request: ... 0: focus on lemon tree (in self watering flower pot 6), 1: ..."),
-        its first reading, without a model call: each reading is the thing the model named, and asked, the model
-        reads the question as an observation and mostly sends something else, which cancels the command (22 of
-        `sw-plant8`'s 65 questions; identify-life-stages-2 never focused on its last stage after one). The gold
-        paths answer so. None where the model decides."""
-        question = world_of(ob.game).question
-        if not (self.first_reading and question and ob.step.observation.startswith(question[0])):
-            return None
-        self._left.pop(ob.episode, None)
-        self._remember(ob, question[1])
-        return Decision(question[1], [question[1]], {"fallback": False, "answered": True})
 
     def _retry(self, ob: Observation) -> Decision | None:
         """With `retry_refused`, where the game refused the command just sent (`World.refusals`: its parser took
@@ -309,7 +273,7 @@ class T5Agent(Agent):
         count as seen. With `untried`, a command this episode already sent at this very prompt is passed
         over for its next such candidate (the same prompt and command lead to the same place again: a loop), and
         where every such candidate was sent, for its best unsent one of any kind but a decisive one (`World.decisive`,
-        itself sent once an episode, once the game took it; where a decisive one already sent is all it wrote, the world's `neutral` command);
+        itself sent once an episode; where a decisive one already sent is all it wrote, the world's `neutral` command);
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
         (whatever the previous action: "the door is now open" and "already open" close one loop). A wait
         (`World.waits`: time passes in the game while the prompt stays) is a loop only once sent at the same
@@ -327,9 +291,8 @@ class T5Agent(Agent):
             where = self._where(ob)
 
             # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
-            # Markov prompt back where it focused first reads as if it never had), once the game took it
-            untaken = self._untaken.get(ob.episode, set())
-            once = {c for _, c in sent if c.startswith(world.decisive) and c not in untaken}
+            # Markov prompt back where it focused first reads as if it never had)
+            once = {c for _, c in sent if c.startswith(world.decisive)}
 
             def unsent(c: str) -> bool:
                 times, verb = sent[where, c], c.split()[:1]

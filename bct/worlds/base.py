@@ -193,10 +193,6 @@ class World:
     # how its parser's answer begins where it took no command (nothing happened in the game): an agent that writes
     # its actions sends its next candidate of the same step (`agent.retry_refused`)
     refusals: tuple[str, ...] = ()
-    # how its parser asks which of several things a command meant, and the answer that takes the first reading
-    # (ScienceWorld's "Ambiguous request: Please enter the number ...", "0"; its gold paths answer so): an agent that
-    # writes its actions answers so without asking its model (`agent.first_reading`). None: its parser never asks
-    question: tuple[str, str] | None = None
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
 

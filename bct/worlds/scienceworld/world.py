@@ -31,6 +31,5 @@ SCIENCEWORLD = World.of(
     waits=("wait", "wait1"),
     patience=8,
     refusals=("No known action matches that input", "Unknown action"),
-    question=("Ambiguous request", "0"),  # "0: focus on lemon tree (in self watering flower pot 6)", "1: ..."
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
