@@ -952,9 +952,16 @@ def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_w
                 assert not (step.action == "look around" and before.action == "wait1")
 
 
+def _played(search, gold: list[str], look: str) -> list[str]:
+    """What a search sends for a simulator's path `gold`, every step answering with the same `look`."""
+    from types import SimpleNamespace
+
+    path = search(SimpleNamespace(gold_actions=lambda: list(gold)))
+    return [next(path)] + [path.send(SimpleNamespace(look=look)) for _ in gold[1:]]
+
+
 def test_find_plants_search_carries_the_focused_plant_by_the_looks_name_and_a_pot_where_two_plants_share_it():
     """The agent copies the plant's name three times (focus, pick up, move), never a pot's number beside it."""
-    from types import SimpleNamespace
 
     from bct.worlds.scienceworld.searches import plant_carried
 
@@ -965,11 +972,7 @@ def test_find_plants_search_carries_the_focused_plant_by_the_looks_name_and_a_po
         "go to kitchen",
         "move flower pot 6 containing apple tree and soil in inventory to red box",
     ]
-    env = SimpleNamespace(gold_actions=lambda: list(gold))
-
-    def played(look: str) -> list[str]:
-        path = plant_carried(env)
-        return [next(path)] + [path.send(SimpleNamespace(look=look)) for _ in gold[1:]]
+    played = lambda look: _played(plant_carried, gold, look)  # noqa: E731
 
     look = "a flower pot 3 (containing a pea plant in the adult stage with a tall height, soil)  a flower pot 6 (containing a apple tree in the reproducing stage, soil)"
     assert played(look) == [
@@ -995,7 +998,6 @@ def test_find_plant_searched_carries_its_plant_by_name_and_scores_one():
 
 def test_a_power_circuits_search_connects_the_first_two_wires_the_look_lists_in_its_order():
     """Any two wires serve: the anode takes the first wire listed, the cathode the second, whatever the simulator took."""
-    from types import SimpleNamespace
 
     from bct.worlds.scienceworld.searches import wires_in_order
 
@@ -1007,11 +1009,7 @@ def test_a_power_circuits_search_connects_the_first_two_wires_the_look_lists_in_
         "connect orange wire terminal 2 to cathode in red light bulb",
         "connect black wire terminal 2 to anode in red light bulb",
     ]
-    env = SimpleNamespace(gold_actions=lambda: list(gold))
-
-    def played(look: str) -> list[str]:
-        path = wires_in_order(env)
-        return [next(path)] + [path.send(SimpleNamespace(look=look)) for _ in gold[1:]]
+    played = lambda look: _played(wires_in_order, gold, look)  # noqa: E731
 
     look = "In it, you see: a battery, a black wire, a blue wire, a orange wire, a red light bulb, which is off"
     assert played(look) == [
