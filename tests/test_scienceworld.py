@@ -962,7 +962,6 @@ def _played(search, gold: list[str], look: str) -> list[str]:
 
 def test_find_plants_search_carries_the_focused_plant_by_the_looks_name_and_a_pot_where_two_plants_share_it():
     """The agent copies the plant's name three times (focus, pick up, move), never a pot's number beside it."""
-
     from bct.worlds.scienceworld.searches import plant_carried
 
     gold = [
@@ -998,7 +997,6 @@ def test_find_plant_searched_carries_its_plant_by_name_and_scores_one():
 
 def test_a_power_circuits_search_connects_the_first_two_wires_the_look_lists_in_its_order():
     """Any two wires serve: the anode takes the first wire listed, the cathode the second, whatever the simulator took."""
-
     from bct.worlds.scienceworld.searches import wires_in_order
 
     gold = [

@@ -64,9 +64,9 @@ Wires in the look's order. The power circuits' simulator paths connect the sourc
 the three wires in sight, in any order ("connect battery anode to orange wire terminal 1" where the look lists a black,
 a blue and an orange wire); which wire comes next is then a colour nothing in the prompt points to. Of `sw-plant8`'s
 10 test episodes of the two tasks, the 9 that failed each wrote a connection to a terminal already in use or to a wire
-not in the room (5 connected the cathode to the anode's wire), and waited until the repeat limit. `wires_in_order` renames the wires the path connects to the
-first the look lists, in its order (any wire serves: the same path): the anode takes the first wire listed, the
-cathode the second.
+not in the room (5 connected the cathode to the anode's wire), and waited until the repeat limit. `wires_in_order`
+renames the wires the path connects to the first the look lists, in its order (any wire serves: the same path): the
+anode takes the first wire listed, the cathode the second.
 
 The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
 answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
