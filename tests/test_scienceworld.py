@@ -1033,6 +1033,64 @@ def test_the_power_circuits_searched_wire_the_looks_first_two_wires_and_score_on
             assert f"anode to {listed[0]} terminal 1" in connects[0] and f"to {listed[1]} terminal 1" in connects[1]
 
 
+_MEASURE = (
+    "Your task is to measure the melting point of solid unknown substance Z, which is located around the kitchen. "
+    "If the melting point of solid unknown substance Z is above 50.0 degrees celsius, focus on the yellow box. "
+    "If the melting point of solid unknown substance Z is below 50.0 degrees celsius, focus on the purple box."
+)
+
+
+def _read_until_settled(gold: list[str], readings: dict[int, tuple[str, int]]) -> list[str]:
+    """What `settled_reading` sends for the simulator's path `gold`, where step i reads `readings[i]`: the substance's
+    state in the look and the thermometer's number."""
+    from types import SimpleNamespace
+
+    from bct.worlds.scienceworld.searches import settled_reading
+
+    def step(i: int) -> SimpleNamespace:
+        state, number = readings.get(i, ("solid", None))
+        said = f"the thermometer measures a temperature of {number} degrees celsius" if number is not None else "ok"
+        look = f"a stove, which is turned on. On the stove is: a metal pot (containing {state} unknown substance Z)"
+        return SimpleNamespace(observation=said, look=look, inventory="a thermometer")
+
+    path = settled_reading(SimpleNamespace(gold_actions=lambda: list(gold), last=SimpleNamespace(task=_MEASURE)))
+    sent = [next(path)]
+    for i in range(len(gold)):
+        try:
+            sent.append(path.send(step(i)))
+        except StopIteration:
+            break
+    return sent
+
+
+def test_the_melting_point_search_stops_at_the_first_reading_that_settles_the_answer():
+    """Still solid above the threshold: the melting point is above it, whatever the path would read next."""
+    read = "use thermometer in inventory on solid unknown substance z"
+    gold = ["activate stove", read, "examine solid unknown substance z", read, read, read, "focus on yellow box"]
+    heated = {1: ("solid", 16), 3: ("solid", 40), 4: ("solid", 54), 5: ("liquid", 81)}
+    assert _read_until_settled(gold, heated) == [*gold[:5], "focus on yellow box"]
+    # a liquid below the threshold settles "below" at its first reading
+    cooled = {1: ("liquid", 10)}
+    assert _read_until_settled([*gold[:6], "focus on purple box"], cooled) == [*gold[:2], "focus on purple box"]
+    # a reading that settles a box other than the simulator's: the path goes on to its own end
+    assert _read_until_settled([*gold[:6], "focus on purple box"], heated) == [*gold[:6], "focus on purple box"]
+
+
+@pytest.mark.slow
+def test_the_unknown_substance_searched_scores_one_in_fewer_actions_and_compares_every_reading():
+    g = get_game("scienceworld-measure-melting-point-unknown-substance-search1").with_memory(False)
+    with open_game(g, True, list_actions=False) as env:
+        for seed in fold_seeds(g, "train", 2):
+            traj = play_gold(env, seed, "train", True)
+            assert traj.ok and traj.steps[-1].success, traj.error
+            simulators = env.gold_actions()
+            acts = traj.actions
+            assert len([a for a in acts if not a.startswith("compare")]) < len(simulators), (acts, simulators)
+            read = [i for i, a in enumerate(acts) if a.startswith("use thermometer")]
+            assert read and all(acts[i + 1].startswith("compare reading ") for i in read), acts
+            assert acts[-2].startswith("compare reading ") and acts[-1].startswith("focus on ")
+
+
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():
     from bct.worlds.scienceworld.searches import as_seen
 

@@ -69,6 +69,10 @@ INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
 # anode to orange wire terminal 1" where the look lists a black, a blue and an orange wire): with `search=1` the first
 # two wires the look lists, in its order (searches.py, `wires_in_order`)
 WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-energy")
+# the unknown substance's melting point: the simulator's paths heat (or cool) for up to 96 actions, past a reading that
+# settles the answer (still solid above the threshold, still liquid below it); with `search=1` the path stops at the
+# first such reading and focuses on its box, the reading compared after each one (searches.py, `settled_reading`)
+READ_UNTIL_SETTLED = ("measure-melting-point-unknown-substance",)
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
 # of seed shape and plant height, its test ones of seed shape). The simulator's paths run the experiment (121-133
@@ -93,6 +97,7 @@ SEARCHABLE = (
     *PLANTS_CARRIED,
     *INCLINED_PLANES,
     *WIRES_IN_ORDER,
+    *READ_UNTIL_SETTLED,
 )
 # The changes of state: every train substance is in the kitchen, every test one (a metal) on the workshop's table.
 # `game.params.moved=1` carries a train variation's substance (chocolate, marshmallow; a juice in its cup) to the

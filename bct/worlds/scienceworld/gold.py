@@ -18,7 +18,7 @@ from collections.abc import Generator
 
 from bct.worlds.base import Game
 from bct.worlds.scienceworld import text
-from bct.worlds.scienceworld.searches import SEARCHES, answered
+from bct.worlds.scienceworld.searches import SEARCHES, answered, settled_reading
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -34,7 +34,8 @@ _BOX = re.compile(r"\bthe ([a-z]+ box)\b")  # a box a task names (the `compare` 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; with
     the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
-    threshold just before the first action that names one of the task's boxes; with the `notes` module (a task
+    threshold just before the first action that names one of the task's boxes (after every reading where the search
+    stops at the one that settles the answer, `settled_reading`); with the `notes` module (a task
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
     `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
     Each step is sent back (read by a search)."""
@@ -44,6 +45,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     since = 0  # game actions since the latest recall
     task = env.last.task
     threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
+    each_reading = threshold is not None and search is settled_reading  # compared after every reading, not once
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     notes = "notes" in gold_modules(env.game, modules)
     slides = "slides" in gold_modules(env.game, modules)  # asked once, just before the focus
@@ -54,7 +56,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if env.game.memory and since >= RECALL_EVERY:
             yield RECALL
             since = 0
-        if threshold and read and any(b in action for b in boxes):
+        if threshold and read and not each_reading and any(b in action for b in boxes):
             yield f"compare reading {threshold}"  # the module's latest reading: in view or not
             threshold = None  # once, at the decision
         if noted and not shown:  # the text read, back in view
@@ -68,6 +70,8 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
             # "no free end" says the circuit is whole (asked before each connection instead, the agent asked and
             # connected again and again once it was)
             yield "circuit"
+        if each_reading and action.startswith("use thermometer") and text.temperature(step.observation) is not None:
+            yield f"compare reading {threshold}"  # the search stops at the reading that settles the answer
         read = read or text.temperature(step.observation) is not None
         shown = notes and text.recipe(step.observation) is not None
         noted = noted or shown

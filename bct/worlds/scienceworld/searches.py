@@ -68,6 +68,16 @@ not in the room (5 connected the cathode to the anode's wire), and waited until 
 renames the wires the path connects to the first the look lists, in its order (any wire serves: the same path): the
 anode takes the first wire listed, the cathode the second.
 
+A reading that settles the answer. The unknown substance's simulator paths heat it on the stove (or cool a liquid in
+the freezer), reading it every other action, for up to 96 actions whatever the readings say: 7 of `sw-plant8`'s 10 test
+episodes followed them to the 100th action at 0.79, heating a substance still solid at 249 degrees against a threshold
+of -10, 10, 50 or 150. Each prompt shows one reading, and only the number of readings (which a Markov prompt cannot
+count) said when the path would stop. `settled_reading` stops at the first reading that settles the answer, a solid
+still solid above the threshold (its melting point is higher) or a liquid still liquid below it (lower), and focuses
+on that box: the box the simulator's path ends on, or the path goes on. Every reading is then compared with the
+threshold (the `compare` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
+substance's state.
+
 The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
 answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
 box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
@@ -89,6 +99,7 @@ from bct.worlds.scienceworld.games import (
     LIFE_STAGES,
     PAINTS,
     PLANTS_CARRIED,
+    READ_UNTIL_SETTLED,
     SEARCHABLE,
     SUBSTANCE,
     WATCHED,
@@ -301,6 +312,41 @@ def wires_in_order(env) -> Generator[str, object, None]:
         step = yield _wires_renamed(action, order)
 
 
+_MEASURED = re.compile(r"measure the melting point of (?:solid |liquid |gaseous )?(.+?), which")
+_SIDE = re.compile(r"is (above|below) -?[\d.]+ degrees celsius, focus on the ([a-z]+ box)")
+
+
+def state_of(name: str, step) -> str | None:
+    """The state the look (or the inventory) writes a substance in ("solid", "liquid"): "a metal pot (containing solid
+    unknown substance Z)"; None where neither shows it."""
+    m = re.search(rf"\b(solid|liquid|gas) {re.escape(name)}\b", f"{step.look} {step.inventory}", re.I)
+    return m.group(1).lower() if m else None
+
+
+def settled_reading(env) -> Generator[str, object, None]:
+    """The simulator's path to the first reading that settles the answer, then the focus on the box it settles (module
+    docstring): still solid above the threshold, still liquid below it; the whole path where none does."""
+    gold, task = env.gold_actions(), env.last.task
+    name, limit, boxes = _MEASURED.search(task).group(1), text.threshold(task), dict(_SIDE.findall(task))
+    answer = [a for a in gold if a.startswith("focus on")][-1]
+    for action in gold:
+        step = yield action
+        reading = text.temperature(step.observation) if action.startswith("use thermometer") else None
+        if reading is None or action == answer:
+            continue
+        state = state_of(name, step)
+        side = (
+            "above"
+            if state == "solid" and reading > limit
+            else "below"
+            if state == "liquid" and reading < limit
+            else ""
+        )
+        if boxes.get(side) and answer == f"focus on {boxes[side]}":
+            yield answer
+            return
+
+
 def answered(env) -> Generator[str, object, None]:
     """mendelian-genetics-known-plant answered as its train data hold it (games.KNOWN_ANSWERS): the simulator's path
     as far as its first look in the greenhouse, where the boxes are, then the focus its path ends on."""
@@ -323,5 +369,6 @@ SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     **dict.fromkeys(PLANTS_CARRIED, plant_carried),
     **dict.fromkeys(INCLINED_PLANES, equal_times),
     **dict.fromkeys(WIRES_IN_ORDER, wires_in_order),
+    **dict.fromkeys(READ_UNTIL_SETTLED, settled_reading),
 }
 assert set(SEARCHES) == set(SEARCHABLE), "a search for each task that offers one, and none other"
