@@ -312,7 +312,7 @@ def wires_in_order(env) -> Generator[str, object, None]:
         step = yield _wires_renamed(action, order)
 
 
-_MEASURED = re.compile(r"measure the melting point of (?:solid |liquid |gaseous )?(.+?), which")
+_MEASURED = re.compile(r"measure the melting point of (?:solid |liquid |gas )?(.+?), which")
 _SIDE = re.compile(r"is (above|below) -?[\d.]+ degrees celsius, focus on the ([a-z]+ box)")
 
 
@@ -321,6 +321,14 @@ def state_of(name: str, step) -> str | None:
     unknown substance Z)"; None where neither shows it."""
     m = re.search(rf"\b(solid|liquid|gas) {re.escape(name)}\b", f"{step.look} {step.inventory}", re.I)
     return m.group(1).lower() if m else None
+
+
+def settles(state: str | None, reading: float, limit: float) -> str:
+    """Which side of `limit` a melting point lies that one reading settles: "above" for a solid still solid above it,
+    "below" for a liquid still liquid below it; "" where the reading leaves it open."""
+    if state == "solid" and reading > limit:
+        return "above"
+    return "below" if state == "liquid" and reading < limit else ""
 
 
 def settled_reading(env) -> Generator[str, object, None]:
@@ -334,14 +342,7 @@ def settled_reading(env) -> Generator[str, object, None]:
         reading = text.temperature(step.observation) if action.startswith("use thermometer") else None
         if reading is None or action == answer:
             continue
-        state = state_of(name, step)
-        side = (
-            "above"
-            if state == "solid" and reading > limit
-            else "below"
-            if state == "liquid" and reading < limit
-            else ""
-        )
+        side = settles(state_of(name, step), reading, limit)
         if boxes.get(side) and answer == f"focus on {boxes[side]}":
             yield answer
             return
