@@ -76,7 +76,9 @@ count) said when the path would stop. `settled_reading` stops at the first readi
 still solid above the threshold (its melting point is higher) or a liquid still liquid below it (lower), and focuses
 on that box: the box the simulator's path ends on, or the path goes on. Every reading is then compared with the
 threshold (the `compare` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
-substance's state.
+substance's state. Trained on the 30 with it, 8 of 10 test episodes are solved (2 before), but 6 of them stop at 202
+degrees, where the train paths of threshold 200 settle, not at their own threshold: the agent learned where the paths
+stop more than the comparison (docs/scienceworld.md, "A reading that settles the answer").
 
 The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
 answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
@@ -340,7 +342,7 @@ def settled_reading(env) -> Generator[str, object, None]:
     for action in gold:
         step = yield action
         reading = text.temperature(step.observation) if action.startswith("use thermometer") else None
-        if reading is None or action == answer:
+        if reading is None:
             continue
         side = settles(state_of(name, step), reading, limit)
         if boxes.get(side) and answer == f"focus on {boxes[side]}":
