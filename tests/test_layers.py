@@ -27,7 +27,13 @@ WORLD_LAYERS = [
     ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env"))],
     ["bct.modules"],
     ["bct.worlds.play"],
-    [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("gold", "searches", "paints", "planner", "world"))],
+    [
+        *(
+            f"bct.worlds.{w}.{m}"
+            for w in WORLDS
+            for m in ("gold", "searches", "paints", "plants", "measures", "planner", "world")
+        )
+    ],
     ["bct.worlds.registry"],
     ["bct.worlds.gold"],
 ]

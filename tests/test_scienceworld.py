@@ -860,7 +860,7 @@ def test_watched_waits_water_a_pot_at_the_wait_that_dried_it_and_send_no_look_th
     path waters at the first prompt that shows the dry pot."""
     from types import SimpleNamespace
 
-    from bct.worlds.scienceworld.searches import watched_waits
+    from bct.worlds.scienceworld.plants import watched_waits
 
     wet, dry = (
         "flower pot 1 (containing a seed, soil, a substance called water)",
@@ -894,7 +894,7 @@ def test_watched_waits_fill_pots_that_hold_the_same_in_the_order_the_look_lists_
     differ keep their names."""
     from types import SimpleNamespace
 
-    from bct.worlds.scienceworld.searches import watched_waits
+    from bct.worlds.scienceworld.plants import watched_waits
 
     gold = ["look around", "move seed to flower pot 3", "0", "move seed to flower pot 1", "pour jug into flower pot 3"]
     env = SimpleNamespace(gold_actions=lambda: list(gold))
@@ -933,7 +933,7 @@ def test_grow_fruit_searched_scores_one_with_its_pots_filled_in_order():
 
 @pytest.mark.slow
 def test_a_growing_task_with_its_waits_watched_scores_one_in_fewer_actions_and_waters_only_a_dry_pot():
-    from bct.worlds.scienceworld.searches import watered
+    from bct.worlds.scienceworld.plants import watered
 
     g = get_game("scienceworld-grow-plant-search1").with_memory(False)
     assert simplifications(g) == ""  # ours: the simulator is not told
@@ -962,7 +962,7 @@ def _played(search, gold: list[str], look: str) -> list[str]:
 
 def test_find_plants_search_carries_the_focused_plant_by_the_looks_name_and_a_pot_where_two_plants_share_it():
     """The agent copies the plant's name three times (focus, pick up, move), never a pot's number beside it."""
-    from bct.worlds.scienceworld.searches import plant_carried
+    from bct.worlds.scienceworld.plants import plant_carried
 
     gold = [
         "look around",
@@ -997,7 +997,7 @@ def test_find_plant_searched_carries_its_plant_by_name_and_scores_one():
 
 def test_a_power_circuits_search_connects_the_first_two_wires_the_look_lists_in_its_order():
     """Any two wires serve: the anode takes the first wire listed, the cathode the second, whatever the simulator took."""
-    from bct.worlds.scienceworld.searches import wires_in_order
+    from bct.worlds.scienceworld.measures import wires_in_order
 
     gold = [
         "look around",
@@ -1023,7 +1023,7 @@ def test_a_power_circuits_search_connects_the_first_two_wires_the_look_lists_in_
 
 @pytest.mark.slow
 def test_the_power_circuits_searched_wire_the_looks_first_two_wires_and_score_one():
-    from bct.worlds.scienceworld.searches import _LISTED_WIRE
+    from bct.worlds.scienceworld.measures import _LISTED_WIRE
 
     for task in ("power-component", "power-component-renewable-vs-nonrenewable-energy"):
         for traj in _searched(f"scienceworld-{task}-search1"):
@@ -1045,7 +1045,7 @@ def _read_until_settled(gold: list[str], readings: dict[int, tuple[str, int]]) -
     state in the look and the thermometer's number."""
     from types import SimpleNamespace
 
-    from bct.worlds.scienceworld.searches import settled_reading
+    from bct.worlds.scienceworld.measures import settled_reading
 
     def step(i: int) -> SimpleNamespace:
         state, number = readings.get(i, ("solid", None))
@@ -1092,7 +1092,7 @@ def test_the_unknown_substance_searched_scores_one_in_fewer_actions_and_compares
 
 
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():
-    from bct.worlds.scienceworld.searches import as_seen
+    from bct.worlds.scienceworld.plants import as_seen
 
     assert as_seen("egg turtle in outside") == "turtle egg"
     assert as_seen("hatchling turtle in outside") == "hatchling turtle"

@@ -52,32 +52,32 @@ FOLD_INDEX = {"train": 0, "dev": 1, "test": 2}
 SIMPLIFICATIONS = ("teleportAction", "selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
 ELECTRICAL = ("power-component", "conductivity")
 # tasks whose simulator's paths water their pots, wait a fixed count and look before they water again: with `search=1`
-# their waits are watched (searches.py, `watched_waits`)
+# their waits are watched (plants.py, `watched_waits`)
 WATCHED = ("grow-plant", "grow-fruit", "mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
 # tasks whose simulator's paths focus on a life stage by a referent of the simulator's own ("egg turtle in outside",
 # "apple tree in the adult stage in self watering flower pot 6"): with `search=1` by the name the look writes
-# (searches.py, `focus_as_seen`)
+# (plants.py, `focus_as_seen`)
 LIFE_STAGES = ("identify-life-stages-1", "identify-life-stages-2")
 # tasks whose simulator's paths move a carried flower pot by its contents ("move flower pot 3 containing pea plant and
 # soil in inventory to red box"): with `search=1` the plant is focused on, picked up and moved by the look's name for
-# it, out of its pot (searches.py, `plant_carried`)
+# it, out of its pot (plants.py, `plant_carried`)
 PLANTS_CARRIED = ("find-plant",)
 # tasks whose simulator's paths time the block on each plane by looking at it until it reaches the bottom (up to 282
-# looks in a row): with `search=1` by its place after one equal wait on each plane (searches.py, `equal_times`)
+# looks in a row): with `search=1` by its place after one equal wait on each plane (measures.py, `equal_times`)
 INCLINED_PLANES = tuple(t for t in VARIATIONS if t.startswith("inclined-plane"))
 # tasks whose simulator's paths wire a circuit with any two of the three wires in sight, in any order ("connect battery
 # anode to orange wire terminal 1" where the look lists a black, a blue and an orange wire): with `search=1` the first
-# two wires the look lists, in its order (searches.py, `wires_in_order`)
+# two wires the look lists, in its order (measures.py, `wires_in_order`)
 WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-energy")
 # the unknown substance's melting point: the simulator's paths heat (or cool) for up to 96 actions, past a reading that
 # settles the answer (still solid above the threshold, still liquid below it); with `search=1` the path stops at the
-# first such reading and focuses on its box, the reading compared after each one (searches.py, `settled_reading`)
+# first such reading and focuses on its box, the reading compared after each one (measures.py, `settled_reading`)
 READ_UNTIL_SETTLED = ("measure-melting-point-unknown-substance",)
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
 # of seed shape and plant height, its test ones of seed shape). The simulator's paths run the experiment (121-133
 # actions, past the 100 an evaluation plays, where the score stands at 0.33-0.40 before the focus on the box); with
-# `game.params.answer=1` they go to the greenhouse, look, and focus on the box the simulator's path ends on (searches.py,
+# `game.params.answer=1` they go to the greenhouse, look, and focus on the box the simulator's path ends on (plants.py,
 # `answered`): the answer the train data hold, learned as which animal lives longest is. The unknown plant's traits
 # are drawn per variation, and only the experiment answers them.
 KNOWN_ANSWERS = ("mendelian-genetics-known-plant",)

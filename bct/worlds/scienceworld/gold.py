@@ -8,7 +8,7 @@ previous one (with the one action since in view), and the agent reads what was d
 each decision. The answers are facts; the next action is the gold path's.
 
 Where a task has a search (`game.params.search=1`) or an answer (`answer=1`), its demonstration comes from
-bct/worlds/scienceworld/searches.py.
+bct/worlds/scienceworld/searches.py (and the files it names: paints.py, plants.py, measures.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,12 @@ import re
 from collections.abc import Generator
 
 from bct.worlds.base import Game
-from bct.worlds.scienceworld import text
-from bct.worlds.scienceworld.searches import SEARCHES, answered, settled_reading
+from bct.worlds.scienceworld import (
+    searches,  # the module, so the data's fingerprint follows it (core/source.py)
+    text,
+)
+from bct.worlds.scienceworld.measures import settled_reading
+from bct.worlds.scienceworld.plants import answered
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -40,7 +44,13 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
     Each step is sent back (read by a search)."""
     params = env.game.param_values
-    search = answered if params.get("answer") else SEARCHES.get(env.game.world_game) if params.get("search") else None
+    search = (
+        answered
+        if params.get("answer")
+        else searches.SEARCHES.get(env.game.world_game)
+        if params.get("search")
+        else None
+    )
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task

@@ -1,0 +1,164 @@
+"""ScienceWorld's demonstrations for living things, registered in bct/worlds/scienceworld/searches.py (the growing
+tasks, the life stages, find-plant) and the known plant's answer.
+
+Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
+look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits
+after it and the look around read the same as the one before the watering, with another action to take, which a Markov agent
+cannot tell apart (the grow-plant agent waited until its step limit with a dry pot in sight). `watched_waits`
+replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
+and drops the look around after a run: what the path does next then follows the prompt that shows why. Its pots are
+filled in the order the look lists them (`pots_in_order`): the simulator's paths fill pots 1-3 in any order ("flower pot
+3", "2", "1"), and an agent that must pick the next one by its number put two or more seeds in one pot in 7 of
+grow-fruit's 10 test episodes (`sw-grow8`). Where the look shows the pots all holding the same (soil, or nothing), a path
+that renames them so is the same path: the next pot is the first the look lists that holds no seed.
+
+Life stages by the names the look writes. The life-stage tasks' simulator paths name what they focus on by referents
+of the simulator's own: "focus on egg turtle in outside" where the look lists "a turtle egg", "focus on apple tree
+in the adult stage in self watering flower pot 6" where it lists "a apple tree in the adult stage" in that pot; a
+small model composing those garbles them ("focus on self watering flower pot 1 in the seedling stage in self
+watering flower pot 3", refused). `focus_as_seen` focuses by the look's own words where they name one thing, so
+the command is a copy of what is in view.
+
+A pot by its name. find-plant's simulator paths carry the plant's flower pot to a box and move it there by a referent
+listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7
+test episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot
+the inventory did not hold, and the parser refused it. The search moved the pot by its own name ("move flower pot 9
+to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
+another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
+number is not the pea's); the refused long move had hidden that.
+
+A plant carried by its name. The pot to pick up is the one whose plant was focused: a number the agent must copy from
+the look, beside the plant's name. Of `sw-title8`'s 7 failed find-plant test episodes, the 4 whose focus was taken
+(on "adult pea plant") picked up a pot that held nothing, a peach or a banana tree; the other 3 wrote a focus the
+parser refused: "adult apple tree" where the look showed none (the simulator's referent for a plant in the adult
+stage), "living thing in flower pot 2" where that pot held nothing.
+`plant_carried` focuses on the plant by the look's own name ("pea plant" for "a pea plant in the adult stage with a
+tall height"), picks that plant up and moves it to the box by the same name: the parser takes all three, and the plant
+carried out of its pot still scores 100. Where the look shows two plants of that name, the pot is carried and moved
+by its own name, as before.
+
+The known plant answered. mendelian-genetics-known-plant asks whether one of the pea plant's traits is dominant, and the
+answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the task requires is the focus on the right
+box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
+simulator's path to its first look in the greenhouse and focuses on the box that path ends on: 121-133 actions become a
+few, and the trait's answer is learned from the train variations that show it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+
+from bct.worlds.scienceworld import text
+
+WAITS = ("wait1", "wait")
+_POT = re.compile(r"(flower pot \d+) \(([^)]*)\)")  # a pot and what it holds, as the look lists it
+
+
+def watered(look: str) -> set[str]:
+    """The flower pots the look shows holding water."""
+    return {pot for pot, held in _POT.findall(look) if "water" in held}
+
+
+_POT_NAME = re.compile(r"(?<!watering )flower pot \d+\b")
+
+
+def pots_in_order(gold: list[str], look: str) -> dict[str, str]:
+    """The pots a path names, renamed so that it fills them in the order the look lists them (by number): {} where
+    the look does not show them all holding the same (then which pot is which matters, and the path is kept)."""
+    named = list(dict.fromkeys(_POT_NAME.findall(" ".join(gold))))
+    held = dict(_POT.findall(look))
+    if len(named) < 2 or any(p not in held for p in named) or len({held[p] for p in named}) > 1:
+        return {}
+    return dict(zip(named, sorted(named, key=lambda p: int(p.split()[-1]))))
+
+
+def _renamed(action: str, order: dict[str, str] | None) -> str:
+    return _POT_NAME.sub(lambda m: order.get(m.group(), m.group()), action) if order else action
+
+
+def watched_waits(env) -> Generator[str, object, None]:
+    """The simulator's path with its waits watched (module docstring): a run of waits ends at the first wait after
+    which a flower pot that held water holds none, and a look around right after a run is not sent (every prompt
+    shows the look); its pots filled in the order the look lists them (`pots_in_order`)."""
+    gold = env.gold_actions()
+    step, i, order = None, 0, None
+    while i < len(gold):
+        if gold[i] not in WAITS or step is None:
+            if order is None and _POT_NAME.search(gold[i]):  # the first pot named: the order is set where it is seen
+                order = pots_in_order(gold, step.look if step else "")
+            step = yield _renamed(gold[i], order)
+            i += 1
+            continue
+        before, end = watered(step.look), i
+        while end < len(gold) and gold[end] in WAITS:
+            end += 1
+        for action in gold[i:end]:
+            step = yield action
+            if before - watered(step.look):
+                break
+        i = end + (end < len(gold) and gold[end] == "look around")
+
+
+_WHERE = re.compile(r" in (?:self watering flower pot \d+|outside)$")  # where the simulator's referent says it is
+
+
+def as_seen(referent: str) -> str:
+    """A life stage as the look writes it: "egg turtle in outside" -> "turtle egg", "apple seed in the seed stage in
+    self watering flower pot 4" -> "apple seed", "apple tree in the adult stage in ..." -> "apple tree in the adult
+    stage"."""
+    name = _WHERE.sub("", referent)
+    name = re.sub(r"^egg (.+)$", r"\1 egg", name)
+    return re.sub(r"^(.+ seed) in the seed stage$", r"\1", name)
+
+
+def focus_as_seen(env) -> Generator[str, object, None]:
+    """The simulator's path with each focus on a life stage by the name the look writes, where the look writes it once
+    (module docstring); else by the simulator's referent."""
+    step = None
+    for action in env.gold_actions():
+        if action.startswith("focus on ") and step is not None:
+            seen = as_seen(action.removeprefix("focus on "))
+            if step.look.count(seen) == 1:
+                action = f"focus on {seen}"
+        step = yield action
+
+
+_POT_CARRIED = re.compile(r"^move (flower pot \d+) containing .+ in inventory to (.+)$")
+
+
+_POT_PICKED = re.compile(r"^pick up (flower pot \d+)$")
+
+
+def plant_carried(env) -> Generator[str, object, None]:
+    """The simulator's path with the plant it focuses on named as the look writes it, picked up and moved to the box
+    by that name, not in its pot (module docstring); where the look names two plants so, the pot carried and moved by
+    its own name ("move flower pot 3 to red box"), not by the simulator's referent that lists what it holds."""
+    gold = env.gold_actions()
+    pot = next((m.group(1) for m in map(_POT_PICKED.match, gold) if m), None)
+    step, plant = None, None
+    for action in gold:
+        if action.startswith("focus on ") and step is not None and pot is not None:
+            held = re.search(rf"\b{pot} \(containing an? (.+?) in the [a-z]+ stage", step.look)
+            if held and step.look.count(f" {held.group(1)} in the ") == 1:
+                plant = held.group(1)
+                action = f"focus on {plant}"
+        elif plant is not None and action == f"pick up {pot}":
+            action = f"pick up {plant}"
+        elif plant is not None:
+            action = _POT_CARRIED.sub(rf"move {plant} to \2", action)
+        else:
+            action = _POT_CARRIED.sub(r"move \1 to \2", action)
+        step = yield action
+
+
+def answered(env) -> Generator[str, object, None]:
+    """mendelian-genetics-known-plant answered as its train data hold it (games.KNOWN_ANSWERS): the simulator's path
+    as far as its first look in the greenhouse, where the boxes are, then the focus its path ends on."""
+    gold = env.gold_actions()
+    focus = [a for a in gold if a.startswith("focus on")][-1]
+    for action in gold:
+        step = yield action
+        if action == "look around" and text.room(step.look) == "greenhouse":
+            break
+    yield focus
