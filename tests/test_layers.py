@@ -23,17 +23,13 @@ LAYERS = [
 # games, sentences and environment; the modules, which read those sentences; the modules in front of a game;
 # a world's gold paths and planner, which drive modules; the registry of worlds; gold paths of any world.
 WORLDS = ["twx", "scienceworld"]
+# a world's modules that drive modules
+DRIVERS = ("gold", "searches", "paints", "plants", "measures", "planner", "world")
 WORLD_LAYERS = [
     ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env"))],
     ["bct.modules"],
     ["bct.worlds.play"],
-    [
-        *(
-            f"bct.worlds.{w}.{m}"
-            for w in WORLDS
-            for m in ("gold", "searches", "paints", "plants", "measures", "planner", "world")
-        )
-    ],
+    [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in DRIVERS)],
     ["bct.worlds.registry"],
     ["bct.worlds.gold"],
 ]

@@ -44,13 +44,8 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
     Each step is sent back (read by a search)."""
     params = env.game.param_values
-    search = (
-        answered
-        if params.get("answer")
-        else searches.SEARCHES.get(env.game.world_game)
-        if params.get("search")
-        else None
-    )
+    search = searches.SEARCHES.get(env.game.world_game) if params.get("search") else None
+    search = answered if params.get("answer") else search
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task

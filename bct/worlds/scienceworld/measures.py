@@ -74,7 +74,6 @@ def wires_in_order(env) -> Generator[str, object, None]:
 
 
 _MEASURED = re.compile(r"measure the melting point of (?:solid |liquid |gas )?(.+?), which")
-_SIDE = re.compile(r"is (above|below) -?[\d.]+ degrees celsius, focus on the ([a-z]+ box)")
 
 
 def state_of(name: str, step) -> str | None:
@@ -96,7 +95,7 @@ def settled_reading(env) -> Generator[str, object, None]:
     """The simulator's path to the first reading that settles the answer, then the focus on the box it settles (module
     docstring): still solid above the threshold, still liquid below it; the whole path where none does."""
     gold, task = env.gold_actions(), env.last.task
-    name, limit, boxes = _MEASURED.search(task).group(1), text.threshold(task), dict(_SIDE.findall(task))
+    name, limit, boxes = _MEASURED.search(task).group(1), text.threshold(task), text.sides(task)
     answer = [a for a in gold if a.startswith("focus on")][-1]
     for action in gold:
         step = yield action

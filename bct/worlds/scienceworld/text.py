@@ -94,6 +94,14 @@ def temperature(observation: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
+_SIDE = re.compile(r"is (above|below) -?\d+(?:\.\d+)? degrees celsius, focus on the ([a-z]+ box)")
+
+
+def sides(task: str) -> dict[str, str]:
+    """The box a measuring task names for each side of its threshold: {"above": "orange box", "below": "blue box"}."""
+    return dict(_SIDE.findall(task))
+
+
 def recipe(observation: str) -> str | None:
     """What a recipe read says ("To make salt water, you need to mix sodium chloride, water"); the game writes it
     on a line of its own ("The recipe reads:\nTo make ...")."""
