@@ -59,7 +59,9 @@ if [ "$WIDE" = 1 ]; then
   # which thing is an animal, a plant, living or not, lives longest: short episodes, learned from variety
   for t in find-animal find-living-thing find-non-living-thing find-plant; do mix+=("+mix.scienceworld-$t.num_games=60"); done
   for t in lifespan-longest-lived lifespan-shortest-lived lifespan-longest-lived-then-shortest-lived \
-    measure-melting-point-known-substance; do mix+=("+mix.scienceworld-$t.num_games=40"); done
+    measure-melting-point-known-substance measure-melting-point-unknown-substance mendelian-genetics-unknown-plant; do
+    mix+=("+mix.scienceworld-$t.num_games=40")
+  done
   mix+=("+mix.scienceworld-test-conductivity.num_games=50")
   # folds of 4-18 train variations, all taken: twice in each epoch
   for t in identify-life-stages-1 identify-life-stages-2 chemistry-mix chemistry-mix-paint-tertiary-color; do

@@ -1091,6 +1091,45 @@ def test_the_unknown_substance_searched_scores_one_in_fewer_actions_and_compares
             assert acts[-2].startswith("compare reading ") and acts[-1].startswith("focus on ")
 
 
+def test_the_cross_reads_a_trait_where_a_living_plant_shows_it_and_each_pot_as_the_look_lists_it():
+    from bct.worlds.scienceworld.plants import pots_held, shows
+
+    look = (
+        "This room is called the greenhouse. In it, you see: \n\ta flower pot 1 (containing soil, a dead unknown E"
+        " plant, a round blue unknown E seed)\n\ta flower pot 6 (containing soil, a unknown E plant in the reproducing"
+        " stage with elliptical leaves. On the unknown E plant you see: a wilting small flower. )\n\ta flower pot 7"
+        " (containing soil)\n\ta red box (containing nothing)"
+    )
+    held = pots_held(look)
+    assert list(held) == ["flower pot 1", "flower pot 6", "flower pot 7"] and held["flower pot 7"] == "containing soil"
+    # a dead parent shows nothing, its seeds on the soil included; the child its leaves and its flower, no seed yet
+    assert not shows(held["flower pot 1"], "seed color") and not shows(held["flower pot 1"], "leaf shape")
+    assert shows(held["flower pot 6"], "leaf shape") and shows(held["flower pot 6"], "flower size")
+    assert not shows(held["flower pot 6"], "seed shape") and not shows(held["flower pot 7"], "leaf size")
+    seedling = "containing soil, a unknown E plant in the seedling stage"
+    assert not any(shows(seedling, k) for k in ("seed color", "leaf shape", "flower color"))
+
+
+@pytest.mark.slow
+def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_shows_the_childs_trait():
+    """The simulator's experiment takes 114-234 actions; the cross cut to its evidence answers in well under 100, at a
+    look that holds the answer: a seed trait on the cross's first seeds, any other on one child, its parents dead."""
+    from bct.worlds.scienceworld.plants import _TRAIT, pots_held
+
+    g = get_game("scienceworld-mendelian-genetics-unknown-plant-search1").with_memory(False)
+    with open_game(g, False, list_actions=False) as env:
+        for seed in (0, 60):  # blue seed colour; elliptical leaf shape
+            traj = play_gold(env, seed, "train", False)
+            assert traj.ok and traj.steps[-1].success and traj.steps[-1].score == 1.0, (seed, traj.error)
+            assert len(traj.actions) <= 60 and traj.actions[-1].startswith("focus on "), traj.actions
+            task = traj.steps[0].task
+            value, kind = _TRAIT.search(task).groups()
+            living = [h for h in pots_held(traj.steps[-2].look).values() if " stage" in h and "dead" not in h]
+            assert len(living) == (2 if kind.startswith("seed") else 1), living  # the parents; else the child alone
+            dominant = re.search(r"If the trait is dominant, focus on the (\w+ box)", task).group(1)
+            assert any(value in h for h in living) == (traj.actions[-1] == f"focus on {dominant}"), (value, living)
+
+
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():
     from bct.worlds.scienceworld.plants import as_seen
 

@@ -1,7 +1,7 @@
 """ScienceWorld's demonstrations for living things, registered in bct/worlds/scienceworld/searches.py (the growing
 tasks, the life stages, find-plant) and the known plant's answer.
 
-Waits watched. The growing tasks (grow-plant, grow-fruit, the genetics plants) water their pots, wait five times and
+Waits watched. The growing tasks (grow-plant, grow-fruit, the known plant's experiment) water their pots, wait five times and
 look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits
 after it and the look around read the same as the one before the watering, with another action to take, which a Markov agent
 cannot tell apart (the grow-plant agent waited until its step limit with a dry pot in sight). `watched_waits`
@@ -42,6 +42,16 @@ answer is Mendel's in every variation (games.KNOWN_ANSWERS); the one goal the ta
 box, the experiment's steps are optional credit. With `answer=1` (not a search: nothing is tried) `answered` replays the
 simulator's path to its first look in the greenhouse and focuses on the box that path ends on: 121-133 actions become a
 few, and the trait's answer is learned from the train variations that show it.
+
+The cross watched. mendelian-genetics-unknown-plant asks whether one trait of a plant the train data never show the
+same way twice (drawn per variation: seed colour or shape, leaf shape or size, flower colour or size, plant height) is
+dominant. The seed jar holds two parents that differ in it, each pure: every child of their cross shows the dominant
+trait. The simulator's path crosses them, gathers the seeds, grows four children and focuses on the box only then:
+114-234 actions, past the 100 an evaluation plays. `crossed` keeps the experiment and cuts it to its evidence: the
+bee hive opened at once, ten ticks a wait, and the focus at the first look that answers, where a seed trait shows on
+the cross's first seeds and any other on one child grown alone while its unwatered parents die (so the look shows
+the child's trait and no parent's). The decision is then a reading the prompt holds: the trait's words in the look or
+not (32-56 actions).
 """
 
 from __future__ import annotations
@@ -161,4 +171,108 @@ def answered(env) -> Generator[str, object, None]:
         step = yield action
         if action == "look around" and text.room(step.look) == "greenhouse":
             break
+    yield focus
+
+
+_PLANTED = re.compile(r"^move (.+ seed) in seed jar to (flower pot \d+)$")
+_POT_LINE = re.compile(r"a (flower pot \d+) \((containing [^\n]*?)\)\s*$", re.M)  # a pot and all it holds
+_TRAIT = re.compile(
+    r"whether (.+?) (seed color|seed shape|leaf shape|leaf size|flower size|flower color|plant height)"
+    r" is a dominant or recessive trait"
+)
+_BOXES = re.compile(
+    r"If the trait is dominant, focus on the ([a-z]+ box)\. If the trait is recessive, focus on the "
+    r"([a-z]+ box)\."
+)
+CROSS_WAIT = "wait"  # ten ticks in one action: a watered pot stays wet, and a cycle is five actions, not nine
+
+
+def pots_held(look: str) -> dict[str, str]:
+    """Each flower pot the look lists, with what it holds ("containing soil, a unknown E plant in the ... stage")."""
+    return {pot: held for pot, held in _POT_LINE.findall(look)}
+
+
+def _living(held: str) -> bool:
+    return " stage" in held and "dead" not in held
+
+
+def shows(held: str, kind: str) -> bool:
+    """Whether a living plant's description shows a trait of `kind`: its leaves from the adult stage, its height as
+    ScienceWorld writes it, its flower once it flowers; a seed trait shows on the seeds (a pot's plant bears them)."""
+    if not _living(held):
+        return False
+    if kind.startswith("seed"):
+        return " seed" in held.split("stage", 1)[-1]
+    if kind.startswith("leaf"):
+        return "leaves" in held
+    if kind == "plant height":
+        return "height" in held or "tall" in held or "short" in held
+    return "flower" in held.split("stage", 1)[-1]
+
+
+def crossed(env) -> Generator[str, object, None]:
+    """mendelian-genetics-unknown-plant's experiment cut to what answers it (module docstring, "The cross watched").
+    The two parents are planted as the simulator's path plants them, the bee hive opened at once (its doors shut),
+    the pots watered and the time passed by ten ticks a wait. A seed trait is answered where the first seeds show on
+    the parents: every seed then is a child of the cross. Any other trait needs a child grown: one seed into a free
+    pot, watered alone while the parents, unwatered, die, and the focus where the child shows the trait with no parent
+    alive, so the look holds the child's trait and no other. The box is the one the simulator's path ends on; the look
+    at the focus must agree with it (the trait's words in view where it is dominant, absent where recessive)."""
+    gold = env.gold_actions()
+    focus = [a for a in gold if a.startswith("focus on")][-1]
+    step = None
+    planted = [i for i, a in enumerate(gold) if _PLANTED.match(a)]
+    if len(planted) < 2:
+        raise ValueError("the simulator's path plants no two parents")
+    for action in gold[: planted[1] + 1]:
+        step = yield action
+    if step.observation.startswith("Ambiguous request"):
+        step = yield "0"
+    seed, parents = _PLANTED.match(gold[planted[0]]).group(1), [_PLANTED.match(gold[i]).group(2) for i in planted[:2]]
+    trait = _TRAIT.search(step.task)
+    if trait is None:
+        raise ValueError(f"no trait read in the task: {step.task!r}")
+    value, kind = trait.groups()
+    for door in ("outside", "hallway"):
+        if f"A door to the {door} (that is open)" in step.look:
+            step = yield f"close door to {door}"
+    step = yield "open bee hive"
+    growing, child = list(parents), None
+
+    def cycle():
+        nonlocal step
+        step = yield "activate sink"
+        for pot in growing:
+            step = yield "move jug to sink"
+            step = yield f"pour jug into {pot}"
+        step = yield "deactivate sink"
+        step = yield CROSS_WAIT
+
+    for _ in range(12):
+        yield from cycle()
+        held = pots_held(step.look)
+        if any(shows(held.get(p, ""), "seed color") for p in parents):
+            break
+    else:
+        raise ValueError("no seed on the parents after 12 waits")
+    if not kind.startswith("seed"):
+        free = [pot for pot, held in pots_held(step.look).items() if held == "containing soil"]
+        child = free[0]
+        step = yield f"move {seed} in {seed.removesuffix(' seed')} plant to {child}"
+        if step.observation.startswith("Ambiguous request"):
+            step = yield "0"
+        growing = [child]
+        for _ in range(12):
+            yield from cycle()
+            held = pots_held(step.look)
+            if shows(held.get(child, ""), kind) and not any(_living(held.get(p, "")) for p in parents):
+                break
+        else:
+            raise ValueError(f"the child in {child} showed no {kind} with its parents dead after 12 waits")
+    dominant, recessive = _BOXES.search(step.task).groups()
+    held = pots_held(step.look)
+    in_view = [held[p] for p in ([child] if child else parents) if p in held]
+    seen = any(re.search(rf"\b{re.escape(value)}\b", h) for h in in_view)
+    if focus != f"focus on {dominant if seen else recessive}":
+        raise ValueError(f"the look ({'shows' if seen else 'lacks'} {value}) disagrees with the path's {focus!r}")
     yield focus

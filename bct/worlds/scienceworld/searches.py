@@ -30,6 +30,7 @@ from collections.abc import Callable, Generator, Iterator
 
 from bct.worlds.scienceworld.env import carried
 from bct.worlds.scienceworld.games import (
+    CROSSED,
     INCLINED_PLANES,
     LIFE_STAGES,
     PAINTS,
@@ -42,7 +43,7 @@ from bct.worlds.scienceworld.games import (
 )
 from bct.worlds.scienceworld.measures import equal_times, settled_reading, wires_in_order
 from bct.worlds.scienceworld.paints import paint_search
-from bct.worlds.scienceworld.plants import focus_as_seen, plant_carried, watched_waits
+from bct.worlds.scienceworld.plants import crossed, focus_as_seen, plant_carried, watched_waits
 
 HALLWAY_ROOMS = ("art studio", "workshop")
 
@@ -120,6 +121,7 @@ SEARCHES: dict[str, Callable[[object], Iterator[str]]] = {
     **dict.fromkeys(PAINTS, paint_search),
     **dict.fromkeys(("boil", "melt", "freeze", "change-the-state-of-matter-of"), substance_search),
     **dict.fromkeys(WATCHED, watched_waits),
+    **dict.fromkeys(CROSSED, crossed),
     **dict.fromkeys(LIFE_STAGES, focus_as_seen),
     **dict.fromkeys(PLANTS_CARRIED, plant_carried),
     **dict.fromkeys(INCLINED_PLANES, equal_times),
