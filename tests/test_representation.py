@@ -434,6 +434,35 @@ def test_common_task_rule_15_follows_a_growing_tasks_fruit_so_a_common_fruit_rea
     assert "<e1> seed" not in old.source  # the older rule, for its checkpoints
 
 
+def test_common_task_rule_16_follows_the_crossed_plant_so_a_test_letter_reads_like_a_train_one():
+    """The unknown plant's letter is drawn per variation (train B and E, test D): under rule 15 the train letters were
+    words, and an agent trained on them wrote "unknown B seed" in a world of unknown D plants. From rule 16 the plant a
+    genetics task crosses is <e1> inside every longer name, its traits before it as words."""
+    known = frozenset({"greenhouse", "seed jar", "flower pot 1", "flower pot 2", "soil", "red box", "green box"})
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule >= 16
+    read = {}
+    for letter in ("E", "D"):
+        task = (
+            f"determine whether round seed shape is a dominant or recessive trait in the unknown {letter} plant. If the"
+            " trait is dominant, focus on the red box. If the trait is recessive, focus on the green box."
+        )
+        look = [
+            f"seed jar (containing a round unknown {letter} seed)",
+            f"flower pot 1 (containing a unknown {letter} plant)",
+        ]
+        m = rep.map(_sw_prompt("greenhouse", look, task), [f"move unknown {letter} seed in seed jar to flower pot 2"])
+        assert m.actions == ["move <e1> seed in seed jar to flower pot 2"] and "a round <e1> seed" in m.source
+        assert (
+            m.restore("move <e1> seed in seed jar to flower pot 2")
+            == f"move unknown {letter} seed in seed jar to flower pot 2"
+        )
+        read[letter] = m.source
+    assert read["E"] == read["D"]
+    old = type(rep)(known, rule=15).map(_sw_prompt("greenhouse", ["round unknown D seed"], task), [])
+    assert "<e1> seed" not in old.source  # the older rule, for its checkpoints
+
+
 def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_what_it_asks_of_them_as_words():
     """Under rule 13 an inclined plane was written by its letter or surface and "the most friction" was one
     placeholder, as was "the least friction": the agent wrote train worlds' letters and could not read which plane

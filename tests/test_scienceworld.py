@@ -1113,14 +1113,21 @@ def test_the_cross_reads_a_trait_where_a_living_plant_shows_it_and_each_pot_as_t
 @pytest.mark.slow
 def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_shows_the_childs_trait():
     """The simulator's experiment takes 114-234 actions; the cross cut to its evidence answers in well under 100, at a
-    look that holds the answer: a seed trait on the cross's first seeds, any other on one child, its parents dead."""
+    look that holds the answer: a seed trait on the cross's first seeds, any other on one child, its parents dead. The
+    bees pollinate at random, and a seed of a parent pollinated by itself shows its parent's trait: a demonstration
+    whose look disagrees with the simulator's answer is dropped and says so (6 of 40 train variations), never kept."""
     from bct.worlds.scienceworld.plants import _TRAIT, pots_held
 
     g = get_game("scienceworld-mendelian-genetics-unknown-plant-search1").with_memory(False)
+    kept = 0
     with open_game(g, False, list_actions=False) as env:
-        for seed in (0, 60):  # blue seed colour; elliptical leaf shape
+        for seed in (0, 60, 30):  # blue seed colour, elliptical leaf shape, round seed shape
             traj = play_gold(env, seed, "train", False)
-            assert traj.ok and traj.steps[-1].success and traj.steps[-1].score == 1.0, (seed, traj.error)
+            if traj.error:
+                assert "disagrees with the path's" in traj.error, (seed, traj.error)
+                continue
+            kept += 1
+            assert traj.steps[-1].success and traj.steps[-1].score == 1.0, seed
             assert len(traj.actions) <= 60 and traj.actions[-1].startswith("focus on "), traj.actions
             task = traj.steps[0].task
             value, kind = _TRAIT.search(task).groups()
@@ -1128,6 +1135,7 @@ def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_
             assert len(living) == (2 if kind.startswith("seed") else 1), living  # the parents; else the child alone
             dominant = re.search(r"If the trait is dominant, focus on the (\w+ box)", task).group(1)
             assert any(value in h for h in living) == (traj.actions[-1] == f"focus on {dominant}"), (value, living)
+    assert kept >= 1
 
 
 def test_a_life_stage_is_focused_by_the_name_the_look_writes():

@@ -194,9 +194,12 @@ class CommonTask(Common):
     # wrote letters of train worlds ("material f") for planes it did not have; 15: as 14, with the fruit a growing
     # task asks for followed as a life stage's organism ("<e1> seed", "grown <e1>"): under 14 a fruit every agent
     # carries ("an orange") stayed a word while a rarer one was numbered, and in 3 of 4 "grow a orange" episodes the
-    # agent wrote the seed placeholder of the other fruits, which that prompt never showed
-    rule = 15
-    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14)
+    # agent wrote the seed placeholder of the other fruits, which that prompt never showed; 16: as 15, with the plant a
+    # genetics task crosses followed so too ("a spherical <e1> seed", "<e1> plant in the adult stage"): under 15 the
+    # unknown plant's train letters (B, E) stayed words, and an agent trained on them alone wrote "unknown B seed" in a
+    # test world of "unknown D" plants, refused, until its repeat limit
+    rule = 16
+    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -204,7 +207,11 @@ class CommonTask(Common):
 
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
-        staged = tuple(registry.stage_things(task, grown=self.rule >= 15)) if self.rule >= 13 else ()
+        staged = (
+            tuple(registry.stage_things(task, grown=self.rule >= 15, crossed=self.rule >= 16))
+            if self.rule >= 13
+            else ()
+        )
         things = tuple(registry.task_things(task, made=self.rule >= 7, compared=self.rule >= 14))
         unmade = registry.task_things(task, made=False, compared=self.rule >= 14) if self.rule >= 11 else things
         made = set(things).difference(unmade)

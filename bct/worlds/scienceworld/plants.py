@@ -1,5 +1,5 @@
 """ScienceWorld's demonstrations for living things, registered in bct/worlds/scienceworld/searches.py (the growing
-tasks, the life stages, find-plant) and the known plant's answer.
+tasks, the life stages, find-plant, the unknown plant's cross) and the known plant's answer.
 
 Waits watched. The growing tasks (grow-plant, grow-fruit, the known plant's experiment) water their pots, wait five times and
 look around, then water again. Every prompt shows the look, and the pot goes dry at one of those waits: the waits

@@ -192,10 +192,17 @@ _TASK_STAGES = re.compile(r"focus on the (?:\d+ )?life stages of the ([a-z][a-z 
 _TASK_GROWN = re.compile(r"Your task is to grow an? ([a-z]+)\.", re.I)
 
 
-def stage_things(task: str, grown: bool = True) -> list[str]:
-    """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2), and with `grown`
-    the fruit a growing task asks for (grow-fruit)."""
+# the plant a genetics task crosses ("a dominant or recessive trait in the unknown D plant", "in the pea plant"): the
+# look names it inside longer names with its traits before ("a spherical unknown D seed", "a unknown D plant in the
+# adult stage with large leaves"), and the unknown plant's letter is drawn per variation (train: B, E; test: D)
+_TASK_CROSSED = re.compile(r"a dominant or recessive trait in the ([a-z][a-z ]*?) plant\b", re.I)
+
+
+def stage_things(task: str, grown: bool = True, crossed: bool = True) -> list[str]:
+    """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2), with `grown` the
+    fruit a growing task asks for (grow-fruit), with `crossed` the plant a genetics task crosses."""
     found = [*_TASK_STAGES.finditer(task), *(_TASK_GROWN.finditer(task) if grown else ())]
+    found += [*(_TASK_CROSSED.finditer(task) if crossed else ())]
     return [m.group(1).lower() for m in found]
 
 
