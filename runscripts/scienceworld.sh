@@ -19,7 +19,8 @@
 #   is left out), the growing tasks' pots filled in order (level on grow-fruit alone) and entity rule 15 (grow-fruit's
 #   fruit followed through its stages: 0.38 -> 0.72), trained together as `sw-fruit8`: 0.760; find-plant's plant carried
 #   by the look's name since (find-plant alone 0.83 -> 0.98): all of it together, `sw-plant8`, 0.820, the best; the
-#   unknown substance read until a reading settles it since (2 -> 8 of 10 solved): `sw-settled8`, 0.818, 173 solved;
+#   unknown substance read until a reading settles it since (2 -> 8 of 10 solved): `sw-settled8`, 0.818, 173 solved; the unknown plant's cross with
+#   entity rule 16 and 40 train variations of both unknowns since: `sw-cross8`;
 #   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
@@ -32,7 +33,8 @@
 #   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
 #   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
 #   dried it, and fill their pots in the order the look lists them), the life stages focused by the names the look writes, find-plant's plant carried by the look's name for it, the unknown substance's
-#   melting point read until a reading settles it, the inclined
+#   melting point read until a reading settles it, the unknown plant's cross cut to its evidence (32-56 actions where
+#   the simulator's experiment takes 114-234), the inclined
 #   planes timed by one equal wait and one look each; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
