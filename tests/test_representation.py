@@ -439,8 +439,7 @@ def test_common_task_rule_16_follows_the_crossed_plant_so_a_test_letter_reads_li
     words, and an agent trained on them wrote "unknown B seed" in a world of unknown D plants. From rule 16 the plant a
     genetics task crosses is <e1> inside every longer name, its traits before it as words."""
     known = frozenset({"greenhouse", "seed jar", "flower pot 1", "flower pot 2", "soil", "red box", "green box"})
-    rep = type(get_representation("common-task"))(known)
-    assert rep.rule >= 16
+    rep = type(get_representation("common-task"))(known, rule=16)  # rule 17 numbers "round" too (below)
     read = {}
     for letter in ("E", "D"):
         task = (
@@ -461,6 +460,35 @@ def test_common_task_rule_16_follows_the_crossed_plant_so_a_test_letter_reads_li
     assert read["E"] == read["D"]
     old = type(rep)(known, rule=15).map(_sw_prompt("greenhouse", ["round unknown D seed"], task), [])
     assert "<e1> seed" not in old.source  # the older rule, for its checkpoints
+
+
+def test_common_task_rule_17_numbers_the_trait_asked_of_so_a_child_shows_it_or_not_in_any_name():
+    """Test variations ask of trait values no train variation has (red flower color, medium flower size). Under rule
+    16 a flower was one placeholder ("a <e7>") whatever it showed. From rule 17 the value the task asks of is <e2>, in
+    the task and inside every longer name, so a child's "wilting large red flower" reads "wilting large <e2> flower"
+    whichever value a variation draws, and a flower without it reads otherwise."""
+    known = frozenset({"greenhouse", "flower pot 1", "flower pot 2", "soil", "red box", "green box"})
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule >= 17
+    read = {}
+    for value, other in (("orange", "yellow"), ("red", "white")):
+        task = (
+            f"determine whether {value} flower color is a dominant or recessive trait in the unknown D plant. If the"
+            " trait is dominant, focus on the red box. If the trait is recessive, focus on the green box."
+        )
+        look = [
+            f"flower pot 1 (containing soil, a unknown D plant in the reproducing stage with a short height. On the"
+            f" unknown D plant you see: a wilting large {value} flower. )",
+            f"flower pot 2 (containing soil, a unknown D plant in the adult stage. On it: a small {other} flower. )",
+        ]
+        m = rep.map(_sw_prompt("greenhouse", look, task), ["focus on red box", "focus on green box"])
+        assert f"whether <e2> flower color" in m.source and "a wilting large <e2> flower" in m.source
+        assert m.actions == ["focus on <e3>", "focus on <e4>"]  # the boxes after the plant and the trait
+        assert m.restore("focus on <e3>") == "focus on red box"  # a box named by the trait's word stays whole
+        read[value] = m.source.replace(other, "OTHER")
+    assert read["orange"] == read["red"]
+    old = type(rep)(known, rule=16).map(_sw_prompt("greenhouse", look, task), [])
+    assert "<e2> flower" not in old.source  # the older rule, for its checkpoints
 
 
 def test_common_task_rule_14_numbers_the_two_planes_a_task_compares_and_keeps_what_it_asks_of_them_as_words():

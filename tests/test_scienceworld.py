@@ -1116,7 +1116,8 @@ def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_
     look that holds the answer: a seed trait on the cross's first seeds, any other on one child, its parents dead. The
     bees pollinate at random, and a seed of a parent pollinated by itself shows its parent's trait: a demonstration
     whose look disagrees with the simulator's answer is dropped and says so (6 of 40 train variations), never kept."""
-    from bct.worlds.scienceworld.plants import _TRAIT, pots_held
+    from bct.worlds.scienceworld.plants import pots_held
+    from bct.worlds.scienceworld.text import TASK_TRAIT
 
     g = get_game("scienceworld-mendelian-genetics-unknown-plant-search1").with_memory(False)
     kept = 0
@@ -1130,7 +1131,7 @@ def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_
             assert traj.steps[-1].success and traj.steps[-1].score == 1.0, seed
             assert len(traj.actions) <= 60 and traj.actions[-1].startswith("focus on "), traj.actions
             task = traj.steps[0].task
-            value, kind = _TRAIT.search(task).groups()
+            value, kind = TASK_TRAIT.search(task).groups()
             living = [h for h in pots_held(traj.steps[-2].look).values() if " stage" in h and "dead" not in h]
             assert len(living) == (2 if kind.startswith("seed") else 1), living  # the parents; else the child alone
             dominant = re.search(r"If the trait is dominant, focus on the (\w+ box)", task).group(1)

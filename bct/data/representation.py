@@ -197,9 +197,13 @@ class CommonTask(Common):
     # agent wrote the seed placeholder of the other fruits, which that prompt never showed; 16: as 15, with the plant a
     # genetics task crosses followed so too ("a spherical <e1> seed", "<e1> plant in the adult stage"): under 15 the
     # unknown plant's train letters (B, E) stayed words, and an agent trained on them alone wrote "unknown B seed" in a
-    # test world of "unknown D" plants, refused, until its repeat limit
-    rule = 16
-    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+    # test world of "unknown D" plants, refused, until its repeat limit; 17: as 16, with the value of the trait a
+    # genetics task asks of numbered after its plant and read inside any longer name ("whether <e2> flower color",
+    # "a wilting large <e2> flower", "a round <e2> <e1> seed"): under 16 a flower was one placeholder ("a <e7>"), and
+    # an agent that had run the cross chose its box at chance; test variations ask of values no train one has
+    # (medium flower size, red flower color)
+    rule = 17
+    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -208,7 +212,7 @@ class CommonTask(Common):
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
         staged = (
-            tuple(registry.stage_things(task, grown=self.rule >= 15, crossed=self.rule >= 16))
+            tuple(registry.stage_things(task, grown=self.rule >= 15, crossed=self.rule >= 16, trait=self.rule >= 17))
             if self.rule >= 13
             else ()
         )

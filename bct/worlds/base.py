@@ -179,8 +179,8 @@ class World:
     # what a task follows through stages the look names by longer names ("a giant tortoise egg", "a hatchling giant
     # tortoise"): `entities=common-task` numbers it first and reads it inside any longer name ("<e1> egg"); with
     # `grown`, the fruit a growing task asks for ("<e1> seed", "grown <e1>"); with `crossed`, the plant a genetics task
-    # crosses ("spherical <e1> seed")
-    stage_things: Callable[[str, bool, bool], list[str]] | None = None
+    # crosses ("spherical <e1> seed"); with `trait`, the value of the trait it asks of ("a wilting large <e2> flower")
+    stage_things: Callable[[str, bool, bool, bool], list[str]] | None = None
     # the first words of the commands that make a choice the game does not forgive (ScienceWorld's `focus on`:
     # the wrong thing ends the task): `decisive_passes` trains on their examples more often
     decisive: tuple[str, ...] = ()

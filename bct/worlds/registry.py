@@ -138,10 +138,11 @@ def read_things(task: str, text: str) -> list[str]:
     return [n for w in _speaking(task) if w.read_things for n in w.read_things(text)]
 
 
-def stage_things(task: str, grown: bool = True, crossed: bool = True) -> list[str]:
+def stage_things(task: str, grown: bool = True, crossed: bool = True, trait: bool = True) -> list[str]:
     """What a task follows through the stages its world names by longer names (`World.stage_things`); `grown`: with
-    the fruit a growing task asks for; `crossed`: with the plant a genetics task crosses."""
-    return [n for w in _speaking(task) if w.stage_things for n in w.stage_things(task, grown, crossed)]
+    the fruit a growing task asks for; `crossed`: with the plant a genetics task crosses; `trait`: with the value of
+    the trait it asks of."""
+    return [n for w in _speaking(task) if w.stage_things for n in w.stage_things(task, grown, crossed, trait)]
 
 
 def modules_label(modules: bool | str) -> str:

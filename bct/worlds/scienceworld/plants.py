@@ -176,10 +176,6 @@ def answered(env) -> Generator[str, object, None]:
 
 _PLANTED = re.compile(r"^move (.+ seed) in seed jar to (flower pot \d+)$")
 _POT_LINE = re.compile(r"a (flower pot \d+) \((containing [^\n]*?)\)\s*$", re.M)  # a pot and all it holds
-_TRAIT = re.compile(
-    r"whether (.+?) (seed color|seed shape|leaf shape|leaf size|flower size|flower color|plant height)"
-    r" is a dominant or recessive trait"
-)
 _BOXES = re.compile(
     r"If the trait is dominant, focus on the ([a-z]+ box)\. If the trait is recessive, focus on the "
     r"([a-z]+ box)\."
@@ -229,7 +225,7 @@ def crossed(env) -> Generator[str, object, None]:
     if step.observation.startswith("Ambiguous request"):
         step = yield "0"
     seed, parents = _PLANTED.match(gold[planted[0]]).group(1), [_PLANTED.match(gold[i]).group(2) for i in planted[:2]]
-    trait = _TRAIT.search(step.task)
+    trait = text.TASK_TRAIT.search(step.task)
     if trait is None:
         raise ValueError(f"no trait read in the task: {step.task!r}")
     value, kind = trait.groups()

@@ -198,12 +198,23 @@ _TASK_GROWN = re.compile(r"Your task is to grow an? ([a-z]+)\.", re.I)
 _TASK_CROSSED = re.compile(r"a dominant or recessive trait in the ([a-z][a-z ]*?) plant\b", re.I)
 
 
-def stage_things(task: str, grown: bool = True, crossed: bool = True) -> list[str]:
+# the trait a genetics task asks of ("whether red flower color is a dominant or recessive trait"): its value ("red")
+# stands inside the names that show it ("a wilting large red flower", "a round blue unknown D seed", "a short height"),
+# and test variations draw values no train variation has (medium flower size, red flower color)
+TASK_TRAIT = re.compile(
+    r"whether (.+?) (seed color|seed shape|leaf shape|leaf size|flower size|flower color|plant height)"
+    r" is a dominant or recessive trait"
+)
+
+
+def stage_things(task: str, grown: bool = True, crossed: bool = True, trait: bool = True) -> list[str]:
     """The organism a life-stage task follows through its stages (identify-life-stages-1 and -2), with `grown` the
-    fruit a growing task asks for (grow-fruit), with `crossed` the plant a genetics task crosses."""
+    fruit a growing task asks for (grow-fruit), with `crossed` the plant a genetics task crosses, with `trait` the
+    value of the trait it asks of (after the plant: "unknown d", "red")."""
     found = [*_TASK_STAGES.finditer(task), *(_TASK_GROWN.finditer(task) if grown else ())]
     found += [*(_TASK_CROSSED.finditer(task) if crossed else ())]
-    return [m.group(1).lower() for m in found]
+    found += [*(TASK_TRAIT.finditer(task) if trait else ())]
+    return list(dict.fromkeys(m.group(1).lower() for m in found))
 
 
 def read_things(text: str) -> list[str]:
