@@ -198,12 +198,18 @@ def shows(held: str, kind: str) -> bool:
     if not _living(held):
         return False
     if kind.startswith("seed"):
-        return " seed" in held.split("stage", 1)[-1]
+        return bears_seeds(held)
     if kind.startswith("leaf"):
         return "leaves" in held
     if kind == "plant height":
         return "height" in held or "tall" in held or "short" in held
     return "flower" in held.split("stage", 1)[-1]
+
+
+def bears_seeds(held: str) -> bool:
+    """Whether a pot's living plant bears seeds (they follow its stage: "... On the unknown E plant you see: a round
+    blue unknown E seed")."""
+    return _living(held) and " seed" in held.split("stage", 1)[-1]
 
 
 def crossed(env) -> Generator[str, object, None]:
@@ -247,7 +253,7 @@ def crossed(env) -> Generator[str, object, None]:
     for _ in range(12):
         yield from cycle()
         held = pots_held(step.look)
-        if any(shows(held.get(p, ""), "seed color") for p in parents):
+        if any(bears_seeds(held.get(p, "")) for p in parents):
             break
     else:
         raise ValueError("no seed on the parents after 12 waits")
