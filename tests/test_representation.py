@@ -465,8 +465,9 @@ def test_common_task_rule_16_follows_the_crossed_plant_so_a_test_letter_reads_li
 def test_common_task_rule_17_numbers_the_trait_asked_of_so_a_child_shows_it_or_not_in_any_name():
     """Test variations ask of trait values no train variation has (red flower color, medium flower size). Under rule
     16 a flower was one placeholder ("a <e7>") whatever it showed. From rule 17 the value the task asks of is <e2>, in
-    the task and inside every longer name, so a child's "wilting large red flower" reads "wilting large <e2> flower"
-    whichever value a variation draws, and a flower without it reads otherwise."""
+    the task and inside every longer name, its word beside (the known plant's answer is the word's), so a child's
+    "wilting large red flower" reads "wilting large red <e2> flower" whichever value a variation draws, and a flower
+    without it reads otherwise."""
     known = frozenset({"greenhouse", "flower pot 1", "flower pot 2", "soil", "red box", "green box"})
     rep = type(get_representation("common-task"))(known)
     assert rep.rule >= 17
@@ -482,10 +483,10 @@ def test_common_task_rule_17_numbers_the_trait_asked_of_so_a_child_shows_it_or_n
             f"flower pot 2 (containing soil, a unknown D plant in the adult stage. On it: a small {other} flower. )",
         ]
         m = rep.map(_sw_prompt("greenhouse", look, task), ["focus on red box", "focus on green box"])
-        assert f"whether <e2> flower color" in m.source and "a wilting large <e2> flower" in m.source
+        assert f"whether {value} <e2> flower color" in m.source and f"a wilting large {value} <e2> flower" in m.source
         assert m.actions == ["focus on <e3>", "focus on <e4>"]  # the boxes after the plant and the trait
         assert m.restore("focus on <e3>") == "focus on red box"  # a box named by the trait's word stays whole
-        read[value] = m.source.replace(other, "OTHER")
+        read[value] = m.source.replace(other, "OTHER").replace(value, "VALUE")
     assert read["orange"] == read["red"]
     old = type(rep)(known, rule=16).map(_sw_prompt("greenhouse", look, task), [])
     assert "<e2> flower" not in old.source  # the older rule, for its checkpoints

@@ -198,10 +198,10 @@ class CommonTask(Common):
     # genetics task crosses followed so too ("a spherical <e1> seed", "<e1> plant in the adult stage"): under 15 the
     # unknown plant's train letters (B, E) stayed words, and an agent trained on them alone wrote "unknown B seed" in a
     # test world of "unknown D" plants, refused, until its repeat limit; 17: as 16, with the value of the trait a
-    # genetics task asks of numbered after its plant and read inside any longer name ("whether <e2> flower color",
-    # "a wilting large <e2> flower", "a round <e2> <e1> seed"): under 16 a flower was one placeholder ("a <e7>"), and
-    # an agent that had run the cross chose its box at chance; test variations ask of values no train one has
-    # (medium flower size, red flower color)
+    # genetics task asks of numbered after its plant and read inside any longer name, its word beside ("whether red
+    # <e2> flower color", "a wilting large red <e2> flower", "a round <e2> blue <e1> seed"): under 16 a flower was one
+    # placeholder ("a <e7>"), and an agent that had run the cross chose its box at chance; test variations ask of
+    # values no train one has (medium flower size, red flower color), and the known plant's answer is the word's
     rule = 17
     older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 
@@ -216,14 +216,18 @@ class CommonTask(Common):
             if self.rule >= 13
             else ()
         )
+        # the trait's value keeps its word beside its placeholder: the known plant's answer is Mendel's, by the word
+        traits = set(staged).difference(registry.stage_things(task, trait=False)) if self.rule >= 17 else set()
         things = tuple(registry.task_things(task, made=self.rule >= 7, compared=self.rule >= 14))
         unmade = registry.task_things(task, made=False, compared=self.rule >= 14) if self.rule >= 11 else things
         made = set(things).difference(unmade)
         own = staged + things
         read = tuple(n for n in registry.read_things(task, source) if n not in own) if self.rule >= 12 else ()
         beside = (
-            frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset()
-        ) | frozenset(read)
+            (frozenset(n.lower() for n in own[:1] if n in self.known or n in made) if self.rule >= 9 else frozenset())
+            | frozenset(read)
+            | frozenset(traits)
+        )
         own += read
         keep = self.known.difference(own)
         return EntityMap(
