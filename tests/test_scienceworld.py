@@ -603,6 +603,16 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._choose(["notes", "pick up axe"], m, again) == ("notes", False)
     assert agent._choose(["notes", "pick up axe"], m, again) == ("pick up axe", False)  # asked here already
 
+    # a module's command its module does not list is passed over for one it does, numbers read as numbers: a train
+    # task's threshold ("compare reading -10.0") where this task names 50 gets "I have not observed the number"
+    measured = replace(step, valid_actions=["compare 23 50", "compare reading 50"])
+    at = Observation(g, "test", 0, False, measured, prompt="... 23 degrees ...", actions=[])
+    agent.start(g, "test", 0, False)
+    m = TextMap("", measured.valid_actions)
+    assert agent._choose(["compare reading -10.0", "compare reading 50.0"], m, at) == ("compare reading 50.0", False)
+    assert agent._choose(["compare reading -10.0", "look around"], m, at) == ("look around", False)
+    assert agent._choose(["compare reading -10.0"], m, at) == ("compare reading -10.0", False)  # nothing else
+
 
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation
@@ -1130,6 +1140,13 @@ def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_
             kept += 1
             assert traj.steps[-1].success and traj.steps[-1].score == 1.0, seed
             assert len(traj.actions) <= 60 and traj.actions[-1].startswith("focus on "), traj.actions
+            # a round the prompt can follow: the jug put in the sink once, then each pot poured from the active sink
+            assert traj.actions.count("move jug to sink") == 1, traj.actions
+            pours = [a for a in traj.actions if a.startswith("pour jug into")]
+            assert pours and all(
+                a.startswith(("pour jug into", "deactivate sink"))
+                for a in traj.actions[traj.actions.index(pours[0]) + 1 : traj.actions.index("deactivate sink")]
+            ), traj.actions
             task = traj.steps[0].task
             value, kind = TASK_TRAIT.search(task).groups()
             living = [h for h in pots_held(traj.steps[-2].look).values() if " stage" in h and "dead" not in h]
