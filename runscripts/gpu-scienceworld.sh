@@ -70,7 +70,7 @@ if [ "$EVAL_SECONDS" -gt 0 ]; then
   TASKS=${TASKS:-$($PY -c "import sys; from bct.worlds.registry import expand_games
 print(' '.join(expand_games(sys.argv[1].strip('[]').split(','))))" "$GAMES")}
   printf '%s\n' $TASKS | timeout "$EVAL_SECONDS" xargs -P "$JOBS" -I{} $PY -m bct.evaluate "checkpoint=$CHECKPOINTS/$RUN" \
-    "+game={}" "${play[@]}" threads=1 >"$log/evaluate.log" 2>&1
+    "games=[{}]" "${play[@]}" threads=1 >"$log/evaluate.log" 2>&1
   pkill -f "bct.evaluate checkpoint=$CHECKPOINTS/$RUN" && sleep 3 # timeout stops xargs, not the players it started
   grep -h "score" "$log/evaluate.log" | tail -n 40
 fi

@@ -98,7 +98,7 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   if [ "$JOBS" = 1 ]; then
     $py -m bct.evaluate "checkpoint=checkpoints/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
   else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
-    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=checkpoints/$run" "+game={}" "memory=$memory" \
+    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=checkpoints/$run" "games=[{}]" "memory=$memory" \
       "${play[@]}" threads=1 2>>"$RESULTS/logs/evaluate.log" | tee -a "$RESULTS/logs/evaluate.log"
   fi
 done
