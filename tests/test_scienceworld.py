@@ -603,16 +603,6 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._choose(["notes", "pick up axe"], m, again) == ("notes", False)
     assert agent._choose(["notes", "pick up axe"], m, again) == ("pick up axe", False)  # asked here already
 
-    # a module's command its module does not list is passed over for one it does, numbers read as numbers: a train
-    # task's threshold ("compare reading -10.0") where this task names 50 gets "I have not observed the number"
-    measured = replace(step, valid_actions=["compare 23 50", "compare reading 50"])
-    at = Observation(g, "test", 0, False, measured, prompt="... 23 degrees ...", actions=[])
-    agent.start(g, "test", 0, False)
-    m = TextMap("", measured.valid_actions)
-    assert agent._choose(["compare reading -10.0", "compare reading 50.0"], m, at) == ("compare reading 50.0", False)
-    assert agent._choose(["compare reading -10.0", "look around"], m, at) == ("look around", False)
-    assert agent._choose(["compare reading -10.0"], m, at) == ("compare reading -10.0", False)  # nothing else
-
 
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation

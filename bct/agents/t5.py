@@ -8,7 +8,6 @@ from collections import Counter
 import torch
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid, episode_key, writes_actions
-from bct.core import language
 from bct.core.errors import UserError, unknown
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
@@ -60,24 +59,6 @@ def untried_setting(value: bool | str) -> str | bool:
 def untried_record(value: str | bool) -> dict:
     """What results record of `untried` (unset when off, so that older results keep their folders)."""
     return {"untried": True if value == "prompt" else value} if value else {}
-
-
-def _canonical(command: str) -> str:
-    """A command's words with each number written one way ("200.0" and "200" alike)."""
-    return " ".join(w if language.number(w) is None else language.fmt(language.number(w)) for w in command.split())
-
-
-def _listed(valid_actions: list[str]):
-    """Whether a written command is one of `valid_actions`, where its verb is theirs (numbers read as numbers); a
-    command of any other verb passes."""
-    canonical = {_canonical(a.lower()) for a in valid_actions if a.strip()}
-    verbs = {c.split()[0] for c in canonical}
-
-    def listed(command: str) -> bool:
-        c = _canonical(command.lower())
-        return not c or c.split()[0] not in verbs or c in canonical
-
-    return listed
 
 
 class T5Agent(Agent):
@@ -297,19 +278,13 @@ class T5Agent(Agent):
         (whatever the previous action: "the door is now open" and "already open" close one loop). A wait
         (`World.waits`: time passes in the game while the prompt stays) is a loop only once sent at the same
         prompt `World.patience` times (the most its gold paths wait there). Returned with the candidates it would send next, in
-        order (`retry_refused`: where the parser refuses this one). A module's command (its verb one of the step's
-        listed commands', which are the modules' alone) passes only where its module lists it, numbers read as
-        numbers ("compare reading 10.0" is the listed "compare reading 10"): the agent wrote a train task's threshold
-        ("compare reading -10.0"), and the module answered that it had not seen the number."""
+        order (`retry_refused`: where the parser refuses this one)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
             return written[0], written[1:]
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
-        listed = _listed(step.valid_actions)
-        known = [
-            c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a) and listed(c)
-        ]
+        known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
         known = known or written[:1]  # "": no command
         if self.untried:
             sent = self._sent.get(ob.episode, Counter())
