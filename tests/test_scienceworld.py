@@ -1130,13 +1130,6 @@ def test_the_unknown_plant_crossed_answers_within_the_step_limit_where_the_look_
             kept += 1
             assert traj.steps[-1].success and traj.steps[-1].score == 1.0, seed
             assert len(traj.actions) <= 60 and traj.actions[-1].startswith("focus on "), traj.actions
-            # a round the prompt can follow: the jug put in the sink once, then each pot poured from the active sink
-            assert traj.actions.count("move jug to sink") == 1, traj.actions
-            pours = [a for a in traj.actions if a.startswith("pour jug into")]
-            assert pours and all(
-                a.startswith(("pour jug into", "deactivate sink"))
-                for a in traj.actions[traj.actions.index(pours[0]) + 1 : traj.actions.index("deactivate sink")]
-            ), traj.actions
             task = traj.steps[0].task
             value, kind = TASK_TRAIT.search(task).groups()
             living = [h for h in pots_held(traj.steps[-2].look).values() if " stage" in h and "dead" not in h]

@@ -51,11 +51,7 @@ trait. The simulator's path crosses them, gathers the seeds, grows four children
 bee hive opened at once, ten ticks a wait, and the focus at the first look that answers, where a seed trait shows on
 the cross's first seeds and any other on one child grown alone while its unwatered parents die (so the look shows
 the child's trait and no parent's). The decision is then a reading the prompt holds: the trait's words in the look or
-not. A round of watering is one the prompt can follow: the jug put in the sink once, the sink turned on, the jug poured
-into each growing pot in the look's order (an active sink fills it again at once, so no "move jug to sink" between), the
-sink turned off, a wait. The step after a pour is read from the pour: the next pot, or the sink off after the last.
-Where the jug went back to the sink before each pour, the prompt before a pour ("move jug to sink") was the same for
-every pot, and an agent trained on the cross alone poured into one pot until its step limit in 6 of 10 test episodes.
+not (32-56 actions).
 """
 
 from __future__ import annotations
@@ -210,10 +206,6 @@ def shows(held: str, kind: str) -> bool:
     return "flower" in held.split("stage", 1)[-1]
 
 
-def _pot_number(pot: str) -> int:
-    return int(pot.rsplit(" ", 1)[-1])
-
-
 def bears_seeds(held: str) -> bool:
     """Whether a pot's living plant bears seeds (they follow its stage: "... On the unknown E plant you see: a round
     blue unknown E seed")."""
@@ -247,13 +239,13 @@ def crossed(env) -> Generator[str, object, None]:
         if f"A door to the {door} (that is open)" in step.look:
             step = yield f"close door to {door}"
     step = yield "open bee hive"
-    step = yield "move jug to sink"  # it stays there: an active sink fills it again after each pour
-    growing, child = sorted(parents, key=_pot_number), None  # watered in the look's order
+    growing, child = list(parents), None
 
     def cycle():
         nonlocal step
         step = yield "activate sink"
         for pot in growing:
+            step = yield "move jug to sink"
             step = yield f"pour jug into {pot}"
         step = yield "deactivate sink"
         step = yield CROSS_WAIT
