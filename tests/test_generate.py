@@ -103,7 +103,9 @@ def test_a_run_stopped_while_workers_play_leaves_no_worker_or_jvm_behind(tmp_pat
     """A scheduler's stop (SIGTERM) or a SIGKILL while two workers play: the run's workers and their JVMs end with
     it, not playing on orphaned; the manifest it leaves is whole."""
     out = tmp_path / "d"
-    command = [*RUN, "games=[sorting,twc-easy]", "modules=[true]", "folds=[train]", "num_games=400", f"out_dir={out}"]
+    # a whole fold each, so that neither worker ends its game before both JVMs were seen (the suite's load can slow
+    # the second's start: at 400 games the suite once saw no two at once in 180 s)
+    command = [*RUN, "games=[sorting,twc-easy]", "modules=[true]", "folds=[train]", "num_games=1000", f"out_dir={out}"]
     run = subprocess.Popen(
         [*command, "workers=2"], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
