@@ -98,6 +98,7 @@ def _play(
         env = None
         for rel, fold, seeds, kept in files:
             start, rows, failed, reused = time.time(), [], [], 0
+            idle = {"dropped": 0, "kept": 0}  # gold steps of idle answers (bct.worlds.gold.play_gold)
             for seed in seeds:
                 if seed in kept:
                     reused += 1
@@ -111,6 +112,8 @@ def _play(
                 traj = play_gold(env, seed, fold, modules=modules)
                 if traj.ok:
                     rows += examples(traj, modules)
+                    idle["dropped"] += traj.dropped
+                    idle["kept"] += traj.idle_kept
                 else:
                     failed.append({"seed": seed, "error": traj.error})
                     log.warning("gold path failed: %s %s seed %d: %s", rel, modules_label(modules), seed, traj.error)
@@ -131,6 +134,10 @@ def _play(
                         "seeds": [seeds[0], seeds[-1]],
                         "variations": seeds,
                         "reused": reused,
+                        # of the episodes played here (not those reused): idle steps left out, and kept where the
+                        # path without them fell short
+                        "idle_steps_dropped": idle["dropped"],
+                        "idle_steps_kept": idle["kept"],
                         "seconds": round(time.time() - start, 2),
                     },
                 )

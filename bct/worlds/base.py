@@ -194,6 +194,11 @@ class World:
     # how its parser's answer begins where it took no command (nothing happened in the game): an agent that writes
     # its actions sends its next candidate of the same step (`agent.retry_refused`)
     refusals: tuple[str, ...] = ()
+    # its game's answers (regular expressions, matched whole) to an action that changed nothing: refused ('No known
+    # action matches that input'), or asked of a state already reached ('The door is already open'). A gold path's
+    # steps answered so are dropped where the path without them still reaches the score (bct.worlds.gold): a cloned
+    # agent that learns to open an open door loops there
+    idle_answers: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
 from bct.worlds.base import Game
@@ -18,6 +20,8 @@ class Trajectory:
     modules: bool
     steps: list[Step] = field(default_factory=list)  # steps[0] is the reset; steps[i].action led to steps[i]
     error: str | None = None
+    dropped: int = 0  # steps of idle answers left out (the path played again without them reached the score)
+    idle_kept: int = 0  # steps of idle answers kept: the path without them fell short
 
     @property
     def actions(self) -> list[str]:
@@ -39,11 +43,31 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
 
 
 def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
-    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1)."""
-    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
+    """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1). Where the
+    world names idle answers (`World.idle_answers`: an action that changed nothing) and the path has steps so
+    answered, the path without them is played again from the reset and kept where it reaches the score too
+    (`dropped` counts them); else the path as it was (`idle_kept`)."""
     world = world_of(env.game)
-    free = world.free_actions  # its parser takes commands its valid-action list lacks: the score decides
-    actions = world.gold_path(env, modules)
+    traj = _play(env, seed, fold, modules, world.gold_path(env, modules))
+    idle = [i for i, step in enumerate(traj.steps[1:]) if _idle(step, world.idle_answers)] if traj.ok else []
+    if not idle:
+        return traj
+    kept = [a for i, a in enumerate(traj.actions) if i not in set(idle)]
+    again = _play(env, seed, fold, modules, iter(kept))
+    if again.ok:
+        again.dropped = len(idle)
+        return again
+    traj.idle_kept = len(idle)
+    return traj
+
+
+def _idle(step: Step, answers: tuple[str, ...]) -> bool:
+    return not step.from_module and any(re.fullmatch(a, step.observation.strip(), re.DOTALL) for a in answers)
+
+
+def _play(env: ModularEnv, seed: int, fold: str, modules: bool, actions: Iterator[str]) -> Trajectory:
+    traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
+    free = world_of(env.game).free_actions  # its parser takes commands its valid-action list lacks: the score decides
     try:
         action = next(actions, None)
         while action is not None:
@@ -53,7 +77,7 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
             if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
                 break
             try:
-                action = actions.send(traj.steps[-1])
+                action = actions.send(traj.steps[-1]) if isinstance(actions, Generator) else next(actions, None)
             except StopIteration:
                 action = None
     except Exception as e:  # a rule that cannot apply: report the episode, keep going

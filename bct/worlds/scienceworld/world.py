@@ -31,5 +31,14 @@ SCIENCEWORLD = World.of(
     waits=("wait", "wait1"),
     patience=8,
     refusals=("No known action matches that input", "Unknown action"),
+    # in the simulator's gold paths (20 train variations a task): 'open door to kitchen' where it stands open (181
+    # steps in 10 variations of each task), 'pour metal pot into metal pot' (the changes of state, chemistry-mix, the
+    # tertiary paints), a '0' where no choice was asked; a broken stove's answer is news, not idle
+    idle_answers=(
+        r"No known action matches that input\.",
+        r"Unknown action\..*",
+        r"You can't move something into itself\.",
+        r"The [a-z ]+ is already (open|closed|activated|deactivated)\.",
+    ),
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
