@@ -132,6 +132,23 @@ def test_gold_paths_replay_to_score_one_on_two_train_variations(game):
 
 
 @pytest.mark.slow
+def test_gold_steps_the_game_answers_as_idle_are_dropped_and_the_path_without_them_still_scores_one():
+    # chemistry-mix's simulator path pours a cup into itself ("You can't move something into itself") and opens
+    # doors that stand open: a cloned agent learns those refused steps; the kept path is played again without them
+    g = replace(get_game("scienceworld-chemistry-mix"), memory=False)
+    idle = world_of(g).idle_answers
+    with open_game(g, False, list_actions=False) as env:
+        env.reset(9, "train")  # a train variation whose path holds both kinds
+        gold = env.gold_actions()
+        traj = play_gold(env, 9, "train", False)
+    assert traj.ok and traj.steps[-1].success, traj.error
+    assert traj.dropped >= 2 and traj.idle_kept == 0
+    assert len(traj.actions) <= len(gold) - traj.dropped  # those steps left out (the game may end before the last)
+    assert not [s.observation for s in traj.steps[1:] if any(re.fullmatch(a, s.observation.strip()) for a in idle)]
+    assert all(not re.fullmatch(a, "The stove appears broken, and can't be activated or deactivated.") for a in idle)
+
+
+@pytest.mark.slow
 def test_the_paint_search_tries_pairs_until_its_mix_is_the_colour_asked_and_scores_one():
     g = get_game("scienceworld-chemistry-mix-paint-secondary-color").with_memory(False).with_params({"search": 1})
     assert g.name.endswith("-search1") and simplifications(g) == ""  # ours: the simulator is not told
