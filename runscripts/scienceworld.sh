@@ -56,7 +56,7 @@ MODEL=${MODEL:-t5-cpu-scratch}
 JOBS=${JOBS:-1}
 SEARCH=${SEARCH:-1}
 WIDE=${WIDE:-1}
-group=scienceworld$([ "$SEARCH" = 1 ] && echo -search)
+group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
 mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
 if [ "$WIDE" = 1 ]; then
   # which thing is an animal, a plant, living or not, lives longest: short episodes, learned from variety
@@ -82,7 +82,7 @@ start=$(date +%s)
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['$group'])))")
 other=$([ "$MEMORY" = false ] && echo true || echo false)
 for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
-  run=scienceworld$([ "$memory" = false ] && echo -nomemory)$([ "$MODULES" = false ] && echo -nomodules)
+  run=scienceworld$([ "$memory" = false ] && echo -nomemory || true)$([ "$MODULES" = false ] && echo -nomodules || true)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
   $py -m bct.generate "games=[$group]" "num_games=$GAMES" "${mix[@]}" folds=[train] "modules=[$MODULES]" "memory=$memory" \
     workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
