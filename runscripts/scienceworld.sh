@@ -39,11 +39,15 @@
 #   planes timed by one equal wait and one look each; 0: the
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
-#   0: GAMES for every task, one pass); extra Hydra overrides go to bct.train.
+#   0: GAMES for every task, one pass), TASKS (the games to play, space-separated, e.g. one task for a quick check; all
+#   30 where unset; the oracle and random rows then play those tasks, and the mix keeps their entries alone); extra
+#   Hydra overrides go to bct.train. DATA (data) and CHECKPOINTS (checkpoints): where the gold data and the agent go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld}
+DATA=${DATA:-data}
+CHECKPOINTS=${CHECKPOINTS:-checkpoints}
 VARIATIONS=${VARIATIONS:-10}
 GAMES=${GAMES:-20}
 EPOCHS=${EPOCHS:-8}
@@ -74,37 +78,49 @@ if [ "$WIDE" = 1 ]; then
   # scored them 0.81-0.83 and 0.13-0.18: three times in each epoch
   for t in power-component power-component-renewable-vs-nonrenewable-energy; do mix+=("+mix.scienceworld-$t.passes=3"); done
 fi
+py=.venv/bin/python
+games=$group oracle_games=scienceworld  # the oracle and random rows: each task's own game, not its search variant
+if [ -n "${TASKS:-}" ]; then
+  games=${TASKS// /,}
+  oracle_games=$($py -c "import sys; from bct.worlds.registry import get_game
+print(','.join(get_game(t).preset or t for t in sys.argv[1:]))" $TASKS)
+  kept=()
+  for entry in "${mix[@]}"; do  # +mix.GAME.key=value, kept where GAME is played
+    key=${entry#+mix.}
+    if [[ ",$oracle_games," == *",${key%.*=*},"* ]]; then kept+=("$entry"); fi
+  done
+  mix=("${kept[@]}")
+fi
 sizes=()
 [ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)
-py=.venv/bin/python
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
-TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games(['$group'])))")
+TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games('$games'.split(','))))")
 other=$([ "$MEMORY" = false ] && echo true || echo false)
 for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory || true)$([ "$MODULES" = false ] && echo -nomodules || true)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate "games=[$group]" "num_games=$GAMES" "${mix[@]}" folds=[train] "modules=[$MODULES]" "memory=$memory" \
-    workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
+  $py -m bct.generate "games=[$games]" "num_games=$GAMES" "${mix[@]}" folds=[train] "modules=[$MODULES]" "memory=$memory" \
+    "out_dir=$DATA" workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
   # distinct=false: every step of every gold path, with modules too (the CPU preset dedupes where modules=true)
-  $py -m bct.train "games=[$group]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
-    "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+  $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
+    "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
   play=(fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true "results_dir=$RESULTS" progress=false)
   if [ "$JOBS" = 1 ]; then
-    $py -m bct.evaluate "checkpoint=checkpoints/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
+    $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
   else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
-    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=checkpoints/$run" "games=[{}]" "memory=$memory" \
+    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "games=[{}]" "memory=$memory" \
       "${play[@]}" threads=1 2>>"$RESULTS/logs/evaluate.log" | tee -a "$RESULTS/logs/evaluate.log"
   fi
 done
 for agent in oracle random; do  # every task in one pool of episodes, a results folder each
-  $py -m bct.evaluate "agent=$agent" games=[scienceworld] modules=false fold=test "num_variations=$VARIATIONS" \
+  $py -m bct.evaluate "agent=$agent" "games=[$oracle_games]" modules=false fold=test "num_variations=$VARIATIONS" \
     "results_dir=$RESULTS" progress=false | tail -n 30
 done
 $py -m bct.report "$RESULTS" --html "$RESULTS/report.html" | sed -n '/^| task/,$p'

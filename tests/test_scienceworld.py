@@ -313,6 +313,31 @@ def test_a_tiny_model_trained_on_two_tasks_plays_both(tmp_path, train_config):
         assert all(e["history"] for e in episodes)
 
 
+@pytest.mark.slow
+def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp_path):
+    """runscripts/scienceworld.sh in reduced form (one task, two train variations, a tiny model, one test variation):
+    data, an agent, its play beside the oracle and random, and the table, each where the settings say."""
+    import os
+    import subprocess
+
+    script = Path(__file__).resolve().parents[1] / "runscripts" / "scienceworld.sh"
+    task = "scienceworld-power-component"  # its mix entry (three passes an epoch) is kept; the others are dropped
+    small = {"TASKS": task, "GAMES": "2", "EPOCHS": "1", "MODEL": "t5-tiny-scratch", "VARIATIONS": "1", "STEPS": "5"}
+    where = {k: str(tmp_path / k.lower()) for k in ("RESULTS", "DATA", "CHECKPOINTS")}
+    r = subprocess.run(["bash", str(script)], env={**os.environ, **small, **where}, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert [p.name for p in (tmp_path / "data").glob(f"{task}*/*/train.jsonl")] == ["train.jsonl"]
+    from bct.seq2seq.model import load_checkpoint
+
+    _, _, run = load_checkpoint(tmp_path / "checkpoints" / "scienceworld-nomemory")
+    (trained,) = [g["game"] for g in run["settings"]["games"]]
+    assert trained.startswith(task) and run["settings"]["mix"][trained]["passes"] == 3
+    table = (tmp_path / "results" / "scienceworld-table.md").read_text()
+    assert "| power-component |" in table and "oracle" in table and "random" in table
+    assert (tmp_path / "results" / "report.html").is_file()
+    assert "done in" in r.stdout
+
+
 def test_the_per_task_table_has_a_row_per_task_played_three_scores_and_the_published_means(tmp_path):
     import json
 
