@@ -52,7 +52,12 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
     idle = [i for i, step in enumerate(traj.steps[1:]) if _idle(step, world.idle_answers)] if traj.ok else []
     if not idle:
         return traj
-    kept = [a for i, a in enumerate(traj.actions) if i not in set(idle)]
+    left_out = set(idle)
+    for i in idle:  # the module calls made for that step go with it (`notes` before every game action)
+        while i > 0 and traj.steps[i].from_module:
+            i -= 1
+            left_out.add(i)
+    kept = [a for i, a in enumerate(traj.actions) if i not in left_out]
     again = _play(env, seed, fold, modules, iter(kept))
     if again.ok:
         again.dropped = len(idle)
