@@ -21,7 +21,7 @@
 #   by the look's name since (find-plant alone 0.83 -> 0.98): all of it together, `sw-plant8`, 0.820, the best; the
 #   unknown substance read until a reading settles it since (2 -> 8 of 10 solved): `sw-settled8`, 0.818, 173 solved; the unknown plant's cross with
 #   entity rule 16 and 40 train variations of both unknowns since: `sw-cross8`, 0.791 (the unknown plant 0.24 -> 0.60);
-#   entity rule 17 since (the trait a genetics task asks of by its value, its word beside): `sw-trait8`, 0.819, 175 solved;
+#   entity rule 17 since (the trait a genetics task asks of by its value, its word beside): `sw-trait8`, 0.819, 175 solved; the gold paths' idle steps dropped since (an open door opened, a pot poured into itself): `sw-idle8`, 0.805, 170 solved;
 #   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
