@@ -45,19 +45,17 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
 def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajectory:
     """Play one gold trajectory. Its `error` says why it failed (an invalid action or a score below 1). Where the
     world names idle answers (`World.idle_answers`: an action that changed nothing) and the path has steps so
-    answered, the path without them is played again from the reset and kept where it reaches the score too
-    (`dropped` counts them); else the path as it was (`idle_kept`)."""
+    answered, the path without them (and a module call left twice in a row by it) is played again from the reset and
+    kept where it reaches the score too (`dropped` counts them); else the path as it was (`idle_kept`)."""
     world = world_of(env.game)
     traj = _play(env, seed, fold, modules, world.gold_path(env, modules))
     idle = [i for i, step in enumerate(traj.steps[1:]) if _idle(step, world.idle_answers)] if traj.ok else []
     if not idle:
         return traj
-    left_out = set(idle)
-    for i in idle:  # the module calls made for that step go with it (`notes` before every game action)
-        while i > 0 and traj.steps[i].from_module:
-            i -= 1
-            left_out.add(i)
-    kept = [a for i, a in enumerate(traj.actions) if i not in left_out]
+    steps = [(a, s.from_module) for i, (a, s) in enumerate(zip(traj.actions, traj.steps[1:])) if i not in set(idle)]
+    # a module call the same call now follows at once goes too (`notes`, asked before every game action, was asked
+    # before the idle step and again after it); calls made after a step (`circuit`) or every few (`recall`) stay
+    kept = [a for (a, call), after in zip(steps, [*steps[1:], None]) if not (call and after == (a, True))]
     again = _play(env, seed, fold, modules, iter(kept))
     if again.ok:
         again.dropped = len(idle)
