@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from bct.worlds.base import Game
@@ -52,11 +52,12 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
     idle = [i for i, step in enumerate(traj.steps[1:]) if _idle(step, world.idle_answers)] if traj.ok else []
     if not idle:
         return traj
-    steps = [(a, s.from_module) for i, (a, s) in enumerate(zip(traj.actions, traj.steps[1:])) if i not in set(idle)]
+    left = set(idle)
+    steps = [(a, s.from_module) for i, (a, s) in enumerate(zip(traj.actions, traj.steps[1:])) if i not in left]
     # a module call the same call now follows at once goes too (`notes`, asked before every game action, was asked
     # before the idle step and again after it); calls made after a step (`circuit`) or every few (`recall`) stay
     kept = [a for (a, call), after in zip(steps, [*steps[1:], None]) if not (call and after == (a, True))]
-    again = _play(env, seed, fold, modules, iter(kept))
+    again = _play(env, seed, fold, modules, (a for a in kept))
     if again.ok:
         again.dropped = len(idle)
         return again
@@ -68,7 +69,7 @@ def _idle(step: Step, answers: tuple[str, ...]) -> bool:
     return not step.from_module and any(re.fullmatch(a, step.observation.strip(), re.DOTALL) for a in answers)
 
 
-def _play(env: ModularEnv, seed: int, fold: str, modules: bool, actions: Iterator[str]) -> Trajectory:
+def _play(env: ModularEnv, seed: int, fold: str, modules: bool, actions: Generator[str, object, None]) -> Trajectory:
     traj = Trajectory(env.game.name, fold, seed, modules, [env.reset(seed, fold)])
     free = world_of(env.game).free_actions  # its parser takes commands its valid-action list lacks: the score decides
     try:
@@ -80,7 +81,7 @@ def _play(env: ModularEnv, seed: int, fold: str, modules: bool, actions: Iterato
             if traj.steps[-1].done:  # the game is over: TWX's path may hold more, the evaluator stops here
                 break
             try:
-                action = actions.send(traj.steps[-1]) if isinstance(actions, Generator) else next(actions, None)
+                action = actions.send(traj.steps[-1])
             except StopIteration:
                 action = None
     except Exception as e:  # a rule that cannot apply: report the episode, keep going

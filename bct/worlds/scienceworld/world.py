@@ -3,12 +3,14 @@ its valid-action list (free_actions)."""
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version
 
 from bct.worlds.base import World
 from bct.worlds.scienceworld import check, games, gold, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
 
+REFUSALS = ("No known action matches that input", "Unknown action")
 SCIENCEWORLD = World.of(
     "scienceworld",
     games,
@@ -30,13 +32,12 @@ SCIENCEWORLD = World.of(
     # variations of each task: identify-life-stages-1, waiting for a stage; 3 at most elsewhere)
     waits=("wait", "wait1"),
     patience=8,
-    refusals=("No known action matches that input", "Unknown action"),
+    refusals=REFUSALS,
     # in the simulator's gold paths (20 train variations a task): 'open door to kitchen' where it stands open (181
     # steps in 10 variations of each task), 'pour metal pot into metal pot' (the changes of state, chemistry-mix, the
     # tertiary paints), a '0' where no choice was asked; a broken stove's answer is news, not idle
     idle_answers=(
-        r"No known action matches that input\.",
-        r"Unknown action\..*",
+        *(re.escape(r) + r"\b.*" for r in REFUSALS),
         r"You can't move something into itself\.",
         r"The [a-z ]+ is already (open|closed|activated|deactivated)\.",
     ),
