@@ -119,8 +119,9 @@ LONG = {t: 250 for t in ("boil", "melt", "freeze", "change-the-state-of-matter-o
 LONG |= {t: 300 for t in VARIATIONS if t.startswith(("mendelian-genetics", "inclined-plane-friction-unnamed"))}
 LONG |= {"grow-fruit": 200}
 # The inclined planes are timed by looking again: their gold paths (10 train variations each) run to 154, 229
-# and 318 actions, up to 282 of them the same 'look at inclined plane ...' in a row.
-LONG |= {t: 400 for t in VARIATIONS if t.startswith("inclined-plane")}
+# and 318 actions, up to 282 of them the same 'look at inclined plane ...' in a row; test variations 1105 and 1137
+# of inclined-plane-friction-named-surfaces need 758 (the oracle stopped there at a limit of 400).
+LONG |= {t: 800 for t in VARIATIONS if t.startswith("inclined-plane")}
 STEP_LIMIT = 150
 # Waiting and looking again pass time, so a run of identical actions is no loop by itself: an episode stops
 # after REPEATS in a row (the longest such run in those gold paths: 10, identify-life-stages-1), never on the
