@@ -646,6 +646,47 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     assert agent._choose(["notes", "pick up axe"], m, again) == ("pick up axe", False)  # asked here already
 
 
+def test_a_command_the_game_answered_as_idle_is_passed_over_while_the_look_and_inventory_stay():
+    """agent.skip_idle: "The glass jar is already open." in a kitchen; sent again there it would change nothing, so the
+    next candidate goes; in a look that changed (the jar closed) it is a command again; a module's answer is no idle one."""
+    from dataclasses import replace
+
+    from bct.agents.base import Observation
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.worlds.play import Step
+
+    g = get_game("scienceworld-chemistry-mix")
+    look = "This room is called the kitchen. In it, you see: a glass jar (containing sodium chloride), a recipe."
+    base = Step("Task Description: make salt water.", "", look, "In your inventory, you see: an orange", [], 0.1, False)
+    idle = replace(base, observation="The glass jar is already open.", action="open glass jar")
+    m, world = TextMap("", []), world_of(g)
+    assert world.idle(idle) and not world.idle(replace(idle, from_module=True))
+    assert not world.idle(replace(idle, observation="The glass jar is now open."))
+    agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
+    agent.untried, agent._sent, agent._left, agent.retry_refused = True, {}, {}, False
+    agent.skip_idle, agent._idle = True, {}
+    agent.start(g, "test", 0, False)
+    cands = ["open glass jar", "pick up recipe"]
+
+    def sent(step: Step, prompt: str) -> str:
+        ob = Observation(g, "test", 0, False, step, prompt=prompt, actions=[step.action or ""])
+        agent._note_idle(ob)
+        return agent._write(cands, m, ob, world)[0]
+
+    assert sent(replace(base, observation="You move to the kitchen.", action="go to kitchen"), "a") == "open glass jar"
+    assert sent(idle, "b") == "pick up recipe"  # answered idle in this look and inventory: passed over
+    assert sent(replace(base, observation="You read the recipe.", action="read recipe"), "c") == "pick up recipe"
+    closed = replace(base, look=look.replace("a glass jar", "a closed glass jar"), action="close glass jar")
+    assert sent(closed, "d") == "open glass jar"  # the look changed: it may change something now
+    # every candidate answered idle here: the best goes as before (the untried rule still passes over loops)
+    assert agent._write(["open glass jar"], m, Observation(g, "test", 0, False, idle, "e", []), world)[0] == (
+        "open glass jar"
+    )
+    agent.skip_idle = False  # off (the default): nothing passed over
+    assert sent(idle, "f") == "open glass jar"
+
+
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent

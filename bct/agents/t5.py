@@ -75,7 +75,7 @@ class T5Agent(Agent):
 
     name = "t5"
     batched = True
-    retry_refused = False  # set per agent (__init__): off unless asked
+    retry_refused = skip_idle = False  # set per agent (__init__): off unless asked
 
     def __init__(
         self,
@@ -100,6 +100,7 @@ class T5Agent(Agent):
         untried: bool | str = False,
         recent: int = 0,
         retry_refused: bool = False,
+        skip_idle: bool = False,
     ) -> None:
         """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
@@ -128,6 +129,10 @@ class T5Agent(Agent):
         # a command the parser refused changed nothing: the same step's next candidates go before the model is asked
         self.retry_refused = bool(retry_refused)
         self._left: dict[tuple, list[str]] = {}  # per episode: the last model call's candidates after the one sent
+        # a command the game answered as changing nothing (`World.idle`: "The drawer is already open.") is passed over
+        # while the look and inventory it was sent in are the same: sent again there, it changes nothing again
+        self.skip_idle = bool(skip_idle)
+        self._idle: dict[tuple, set[tuple[str, str, str]]] = {}  # per episode: (look, inventory, command)
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
@@ -142,6 +147,7 @@ class T5Agent(Agent):
             "dtype": dtype_name(self.dtype),
             **untried_record(self.untried),
             **({"retry_refused": True} if self.retry_refused else {}),
+            **({"skip_idle": True} if self.skip_idle else {}),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -152,6 +158,8 @@ class T5Agent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         self._sent[episode_key(game, fold, seed)] = Counter()
         self._left.pop(episode_key(game, fold, seed), None)
+        if self.skip_idle:
+            self._idle[episode_key(game, fold, seed)] = set()
 
     def played_with(self) -> dict:
         return {"device": self.device, "dtype": dtype_name(self.dtype)}
@@ -174,6 +182,8 @@ class T5Agent(Agent):
     @torch.inference_mode()
     def act(self, batch: list[Observation]) -> list[Decision]:
         """Model calls over groups of `model_batch` episodes with prompts of similar length (little padding)."""
+        for ob in batch:
+            self._note_idle(ob)
         decisions: list[Decision | None] = [self._retry(ob) for ob in batch]
         asked = [i for i, d in enumerate(decisions) if d is None]  # the episodes the model decides for
         maps = dict(zip(asked, self.model_inputs([batch[i] for i in asked])))
@@ -199,6 +209,13 @@ class T5Agent(Agent):
             start += len(group)
         return decisions
 
+    def _note_idle(self, ob: Observation) -> None:
+        """With `skip_idle`, the command the game just answered as changing nothing, with the look and inventory it
+        was sent in (an idle answer leaves them as they were)."""
+        step = ob.step
+        if self.skip_idle and step.action and world_of(ob.game).idle(step):
+            self._idle.setdefault(ob.episode, set()).add((step.look, step.inventory, step.action))
+
     def _retry(self, ob: Observation) -> Decision | None:
         """With `retry_refused`, where the game refused the command just sent (`World.refusals`: its parser took
         nothing, the state is the one the model last read), that model call's next candidate, without a new call:
@@ -210,6 +227,11 @@ class T5Agent(Agent):
         left, refusals = self._left.pop(ob.episode, []), world_of(ob.game).refusals
         if not (left and refusals and ob.step.observation.startswith(refusals)):
             return None
+        if self.skip_idle:
+            idle = self._idle.get(ob.episode, set())
+            left = [c for c in left if (ob.step.look, ob.step.inventory, c) not in idle]
+            if not left:
+                return None
         action, rest = left[0], left[1:]
         self._left[ob.episode] = rest
         self._remember(ob, action)
@@ -277,14 +299,20 @@ class T5Agent(Agent):
         with `untried=state`, one already sent where the step's observation, look and inventory were the same
         (whatever the previous action: "the door is now open" and "already open" close one loop). A wait
         (`World.waits`: time passes in the game while the prompt stays) is a loop only once sent at the same
-        prompt `World.patience` times (the most its gold paths wait there). Returned with the candidates it would send next, in
-        order (`retry_refused`: where the parser refuses this one)."""
+        prompt `World.patience` times (the most its gold paths wait there). With `skip_idle`, a command the game
+        answered as changing nothing (`World.idle`) is no candidate while the look and inventory are those it was sent
+        in. Returned with the candidates it would send next, in order (`retry_refused`: where the parser refuses this
+        one)."""
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
             return written[0], written[1:]
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
+        if self.skip_idle:  # where every candidate was answered idle here, the model's best goes as before
+            idle = self._idle.get(ob.episode, set())
+            live = [c for c in written if (step.look, step.inventory, c) not in idle]
+            known, written = [c for c in known if c in live], live or written
         known = known or written[:1]  # "": no command
         if self.untried:
             sent = self._sent.get(ob.episode, Counter())

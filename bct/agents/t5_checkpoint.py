@@ -82,6 +82,7 @@ def load_agent(
     dtype: str = "auto",
     untried: bool | str = False,
     retry_refused: bool = False,
+    skip_idle: bool = False,
 ) -> T5Agent:
     """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
     it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
@@ -110,6 +111,7 @@ def load_agent(
         "device": device,
         **untried_record(untried),  # unset, results folders of before keep their names
         **({"retry_refused": True} if retry_refused else {}),
+        **({"skip_idle": True} if skip_idle else {}),
     }
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
     played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -122,6 +124,7 @@ def load_agent(
         **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
         **untried_record(untried),
         **({"retry_refused": True} if retry_refused else {}),
+        **({"skip_idle": True} if skip_idle else {}),
         "agent_config": config,
         # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
         **({"dtype": played} if played != "fp32" else {}),
@@ -159,4 +162,5 @@ def load_agent(
         untried=untried,
         recent=trained.get("recent", 0),
         retry_refused=retry_refused,
+        skip_idle=skip_idle,
     )

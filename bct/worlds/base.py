@@ -17,6 +17,7 @@ every world. `bct/worlds/registry.py` lists the worlds, one line each.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from types import ModuleType
@@ -201,6 +202,11 @@ class World:
     idle_answers: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
+
+    def idle(self, step) -> bool:
+        """Whether the game answered `step`'s action as changing nothing (`idle_answers`; a module's answer never)."""
+        answer = step.observation.strip()
+        return not step.from_module and any(re.fullmatch(a, answer, re.DOTALL) for a in self.idle_answers)
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
@@ -49,7 +48,7 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
     kept where it reaches the score too (`dropped` counts them); else the path as it was (`idle_kept`)."""
     world = world_of(env.game)
     traj = _play(env, seed, fold, modules, world.gold_path(env, modules))
-    idle = [i for i, step in enumerate(traj.steps[1:]) if _idle(step, world.idle_answers)] if traj.ok else []
+    idle = [i for i, step in enumerate(traj.steps[1:]) if world.idle(step)] if traj.ok else []
     if not idle:
         return traj
     left = set(idle)
@@ -63,10 +62,6 @@ def play_gold(env: ModularEnv, seed: int, fold: str, modules: bool) -> Trajector
         return again
     traj.idle_kept = len(idle)
     return traj
-
-
-def _idle(step: Step, answers: tuple[str, ...]) -> bool:
-    return not step.from_module and any(re.fullmatch(a, step.observation.strip(), re.DOTALL) for a in answers)
 
 
 def _play(env: ModularEnv, seed: int, fold: str, modules: bool, actions: Generator[str, object, None]) -> Trajectory:
