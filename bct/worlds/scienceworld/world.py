@@ -40,6 +40,13 @@ SCIENCEWORLD = World.of(
         *(re.escape(r) + r"\b.*" for r in REFUSALS),
         r"You can't move something into itself\.",
         r"The [a-z ]+ is already (open|closed|activated|deactivated)\.",
+        # the connect action's refusals (ActionConnectElectrical in the simulator): a terminal in use, a thing to
+        # itself, a component's contact not named; and a pick-up of what is held
+        r".+ is already connected, and must be disconnected before it can be connected to something else\.?",
+        r"Something can't be connected to itself\.",
+        r"It's not clear how to connect .+",
+        r"Connections must specify specific points of contact .+",
+        r"That object already appears to be in the inventory\.",
     ),
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
