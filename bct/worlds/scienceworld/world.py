@@ -47,6 +47,9 @@ SCIENCEWORLD = World.of(
         r"It's not clear how to connect .+",
         r"Connections must specify specific points of contact .+",
         r"That object already appears to be in the inventory\.",
+        # a mix of fewer than two things (Chemistry in the simulator)
+        r"There is only one thing \(.+\)\.?",
+        r"That container is empty, so there are no items to mix\.",
     ),
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )
