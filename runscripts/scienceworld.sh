@@ -22,6 +22,8 @@
 #   unknown substance read until a reading settles it since (2 -> 8 of 10 solved): `sw-settled8`, 0.818, 173 solved; the unknown plant's cross with
 #   entity rule 16 and 40 train variations of both unknowns since: `sw-cross8`, 0.791 (the unknown plant 0.24 -> 0.60);
 #   entity rule 17 since (the trait a genetics task asks of by its value, its word beside): `sw-trait8`, 0.819, 175 solved; the gold paths' idle steps dropped since (an open door opened, a pot poured into itself): `sw-idle8`, 0.805, 170 solved;
+#   the rule mended (a module call goes only where left twice in a row) and trained again: `sw-mend8`, 0.808, 177 solved,
+#   played with SKIP_IDLE since: 0.822, 179 solved;
 #   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
 #   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
 #   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
@@ -40,7 +42,9 @@
 #   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
 #   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
 #   0: GAMES for every task, one pass), TASKS (the games to play, space-separated, e.g. one task for a quick check; all
-#   30 where unset; the oracle and random rows then play those tasks, and the mix keeps their entries alone); extra
+#   30 where unset; the oracle and random rows then play those tasks, and the mix keeps their entries alone), SKIP_IDLE
+#   (1: a command the game answered as changing nothing, "The drawer is already open.", a terminal in use, a refusal, is
+#   passed over while the look and inventory it was sent in stay, agent.skip_idle; 0: sent again); extra
 #   Hydra overrides go to bct.train. DATA (data) and CHECKPOINTS (checkpoints): where the gold data and the agent go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +64,7 @@ MODEL=${MODEL:-t5-cpu-scratch}
 JOBS=${JOBS:-1}
 SEARCH=${SEARCH:-1}
 WIDE=${WIDE:-1}
+SKIP_IDLE=${SKIP_IDLE:-1}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
 mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
 if [ "$WIDE" = 1 ]; then
@@ -112,6 +117,7 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
   play=(fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true "results_dir=$RESULTS" progress=false)
+  if [ "$SKIP_IDLE" = 1 ]; then play+=(agent.skip_idle=true); fi
   if [ "$JOBS" = 1 ]; then
     $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
   else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
