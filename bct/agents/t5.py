@@ -212,8 +212,10 @@ class T5Agent(Agent):
     def _note_idle(self, ob: Observation) -> None:
         """With `skip_idle`, the command the game just answered as changing nothing, with the look and inventory it
         was sent in (an idle answer leaves them as they were)."""
+        if not self.skip_idle:
+            return
         step = ob.step
-        if self.skip_idle and step.action and world_of(ob.game).idle(step):
+        if step.action and world_of(ob.game).idle(step):
             self._idle.setdefault(ob.episode, set()).add((step.look, step.inventory, step.action))
 
     def _retry(self, ob: Observation) -> Decision | None:
