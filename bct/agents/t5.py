@@ -218,6 +218,11 @@ class T5Agent(Agent):
         if step.action and world_of(ob.game).idle(step):
             self._idle.setdefault(ob.episode, set()).add((step.look, step.inventory, step.action))
 
+    def _not_idle(self, ob: Observation, commands: list[str]) -> list[str]:
+        """`commands` less those answered idle in this look and inventory (`_note_idle`)."""
+        idle = self._idle.get(ob.episode, set())
+        return [c for c in commands if (ob.step.look, ob.step.inventory, c) not in idle]
+
     def _retry(self, ob: Observation) -> Decision | None:
         """With `retry_refused`, where the game refused the command just sent (`World.refusals`: its parser took
         nothing, the state is the one the model last read), that model call's next candidate, without a new call:
@@ -230,8 +235,7 @@ class T5Agent(Agent):
         if not (left and refusals and ob.step.observation.startswith(refusals)):
             return None
         if self.skip_idle:
-            idle = self._idle.get(ob.episode, set())
-            left = [c for c in left if (ob.step.look, ob.step.inventory, c) not in idle]
+            left = self._not_idle(ob, left)
             if not left:
                 return None
         action, rest = left[0], left[1:]
@@ -312,8 +316,7 @@ class T5Agent(Agent):
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
         if self.skip_idle:  # where every candidate was answered idle here, the model's best goes as before
-            idle = self._idle.get(ob.episode, set())
-            live = [c for c in written if (step.look, step.inventory, c) not in idle]
+            live = self._not_idle(ob, written)
             known, written = [c for c in known if c in live], live or written
         known = known or written[:1]  # "": no command
         if self.untried:
