@@ -102,3 +102,24 @@ def test_editing_another_games_entry_of_a_preset_table_keeps_a_runs_identity(tra
     assert claim_run_dir(settings, run, overwrite=False) == run
     with pytest.raises(UserError, match=r"differs in: epochs"):
         claim_run_dir({**settings, "epochs": 5}, run, overwrite=False)
+
+
+def test_a_game_given_another_module_is_another_run(train_config, monkeypatch):
+    """A game's module is a setting of the run: the power circuits, given `circuit`, train from other data, and a run
+    trained before must not be taken for the new one."""
+    from dataclasses import replace
+
+    from bct.config.runs import train_run_dir, train_settings
+    from bct.worlds import registry
+
+    overrides = ("games=[scienceworld-power-component,scienceworld-boil]", "modules=true", "model=t5-cpu-scratch")
+    cfg = train_config(*overrides)
+    settings = train_settings(cfg)
+    assert settings["played_with"] == {"scienceworld-power-component": ["circuit", "memory-scienceworld"]}
+    game = registry.GAMES["scienceworld-power-component"]
+    monkeypatch.setitem(registry.GAMES, game.name, replace(game, module=""))  # as it was before `circuit`
+    before = train_config(*overrides)
+    assert "played_with" not in train_settings(before)
+    assert train_run_dir(before, train_settings(before)) != train_run_dir(cfg, settings)
+    # without modules every game plays as it is: nothing recorded
+    assert "played_with" not in train_settings(train_config(*overrides[:1], "modules=false", "model=t5-cpu-scratch"))

@@ -20,6 +20,7 @@ from bct.core.errors import UserError
 from bct.core.files import read_json, read_record
 from bct.core.resume import last_complete_checkpoint
 from bct.data.representation import get_representation
+from bct.worlds.play import modules_of
 from bct.worlds.registry import modules_label
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,10 @@ def train_settings(cfg) -> dict:
         "trainer": cfg.trainer or {},
     }
     values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values and k != "game"})
+    # the modules each game is played with: a game given a module (a task's `circuit`) is trained from other data
+    played_with = {g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)}
+    if played_with:
+        values["played_with"] = played_with
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
