@@ -906,6 +906,20 @@ def test_with_modules_a_conductivity_test_asks_circuit_after_each_connection_and
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("task", ["power-component", "power-component-renewable-vs-nonrenewable-energy"])
+def test_with_modules_a_power_circuit_asks_circuit_after_each_connection_but_the_last_and_reaches_100(task):
+    """A half-built power circuit shows no free wire end in the look: the `circuit` answer after each connection names
+    the wire ends still free until the last connection, which lights the bulb (or turns the motor) and ends it."""
+    for traj in gold_with_module(f"scienceworld-{task}", "circuit"):
+        connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
+        assert len(connects) == 4 and traj.actions.count("circuit") >= 3, traj.actions
+        for i in connects[:3]:
+            assert traj.actions[i + 1] == "circuit" and "Free wire ends:" in traj.steps[i + 1].observation
+        second = traj.steps[connects[1] + 1].observation  # both source terminals wired, the two wires' far ends free
+        assert second.partition("Free wire ends:")[2].count("terminal 2") == 2, second
+
+
+@pytest.mark.slow
 def test_with_modules_chemistry_mix_asks_its_notes_before_every_game_action_after_the_recipe_and_reaches_100():
     for traj in gold_with_module("scienceworld-chemistry-mix", "notes"):
         read = next(i for i, a in enumerate(traj.actions) if a.startswith("read "))

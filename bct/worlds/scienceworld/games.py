@@ -163,8 +163,10 @@ READING_TASKS = ("chemistry-mix",)
 TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "compare") | dict.fromkeys(READING_TASKS, "notes")
 TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 # the conductivity tasks build a circuit of six connections whose fifth needs a wire out of view: the `circuit` module
-# (bct/modules/circuit.py: the connections reported, the free wire ends), asked after each connection
-CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances")
+# (bct/modules/circuit.py: the connections reported, the free wire ends), asked after each connection; the power
+# circuits' four connections too (a half-built circuit shows no free end in the look: `sw-mend8` then looked around
+# 20 times and more on the renewable circuit)
+CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances", *WIRES_IN_ORDER)
 TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")
 
 
