@@ -122,7 +122,9 @@ def train_settings(cfg) -> dict:
     }
     values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values and k != "game"})
     # the modules each game is played with: a game given a module (a task's `circuit`) is trained from other data
-    played_with = {g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)}
+    played_with = {
+        g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)
+    }
     if played_with:
         values["played_with"] = played_with
     values.update(get_representation(cfg.entities).record())
