@@ -914,8 +914,9 @@ def test_with_modules_a_power_circuit_asks_circuit_after_each_connection_but_the
         connects = [i for i, a in enumerate(traj.actions) if a.startswith("connect ")]
         assert len(connects) == 4 and traj.actions.count("circuit") >= 3, traj.actions
         for i in connects[:3]:
-            assert traj.actions[i + 1] == "circuit" and "Free wire ends:" in traj.steps[i + 1].observation
-        second = traj.steps[connects[1] + 1].observation  # both source terminals wired, the two wires' far ends free
+            # steps[k] is the step that sent actions[k], its observation the one before it: the answer is at i + 2
+            assert traj.actions[i + 1] == "circuit" and "Free wire ends:" in traj.steps[i + 2].observation
+        second = traj.steps[connects[1] + 2].observation  # both source terminals wired, the two wires' far ends free
         assert second.partition("Free wire ends:")[2].count("terminal 2") == 2, second
 
 
