@@ -4,7 +4,8 @@ ScienceWorld's conductivity tasks build a circuit of six connections: the batter
 wires and a third to a light bulb or buzzer, and the thing tested between them ("connect battery anode to orange wire
 terminal 1", ..., "connect aluminum foil terminal 2 to red wire terminal 1"). Which wires play which part changes with
 the variation, and the look never shows what is connected: a Markov agent sees the last two connections, while the
-fifth needs the wire of the second. `circuit` answers with every connection the game reported, in the words a
+fifth needs the wire of the second. The power circuits (power-component and the renewable task) build four
+connections, and a half-built circuit shows no free wire end in the look at all. `circuit` answers with every connection the game reported, in the words a
 `connect` command uses ("battery cathode - green wire terminal 1"), then the ends of the wires in sight that are still
 free and the wires not connected at all: facts the game showed and what follows from them, never which to connect.
 """
