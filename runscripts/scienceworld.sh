@@ -1,51 +1,32 @@
 #!/usr/bin/env bash
-# ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own
-# gold paths (replayed, kept where they reach 100; with its working memory's recalls where MEMORY=true), one agent trained on
-# all 30 (the offline CPU preset; the names many tasks show as words, the rest by placeholder, the task's own
-# thing always <e1>, the boxes and rooms it names next: entities=common-task;
-# on a GPU when there is one), evaluated on test
-# variations beside the oracle and random, and the per-task table (final score, best score in play and
-# TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report.
-#   RESULTS (default results/scienceworld), VARIATIONS (test variations per task, 10; all where fewer), STEPS
-#   (the learned agents' game actions per episode, 100 as TALES plays; module calls not counted),
-#   GAMES (train variations per task, 20), EPOCHS (8), DECISIVE (copies of each focus example an epoch,
-#   decisive_passes: 4), MODULES (true: the compare module, a reading against the threshold the task names, in the
-#   three tasks that sort by one, bct/modules/compare.py, the notes module, the recipe read, in chemistry-mix,
-#   bct/modules/notes.py, the slides module, each inclined plane's slide, bct/modules/slides.py, and the circuit module,
-#   the connections made, in the conductivity tasks, bct/modules/circuit.py; false: none; with WIDE=1 the defaults are
-#   `sw-grow8`'s recipe (the seeds' name, the known plant's answer, the circuit module), 0.800 on the 30 by TALES's
-#   measure (the unknown plant's share guessed: 0.791 without), with the recipe named by its kind (chemistry-mix 0.29 ->
-#   0.60 in `sw-title8`, 0.744 on the 30 beside the tertiary paints' search, which cost the secondary 1.00 -> 0.27 and
-#   is left out), the growing tasks' pots filled in order (level on grow-fruit alone) and entity rule 15 (grow-fruit's
-#   fruit followed through its stages: 0.38 -> 0.72), trained together as `sw-fruit8`: 0.760; find-plant's plant carried
-#   by the look's name since (find-plant alone 0.83 -> 0.98): all of it together, `sw-plant8`, 0.820, the best; the
-#   unknown substance read until a reading settles it since (2 -> 8 of 10 solved): `sw-settled8`, 0.818, 173 solved; the unknown plant's cross with
-#   entity rule 16 and 40 train variations of both unknowns since: `sw-cross8`, 0.791 (the unknown plant 0.24 -> 0.60);
-#   entity rule 17 since (the trait a genetics task asks of by its value, its word beside): `sw-trait8`, 0.819, 175 solved; the gold paths' idle steps dropped since (an open door opened, a pot poured into itself): `sw-idle8`, 0.805, 170 solved;
-#   the rule mended (a module call goes only where left twice in a row) and trained again: `sw-mend8`, 0.808, 177 solved,
-#   played with SKIP_IDLE since: 0.822, 179 solved;
-#   `sw-seen8` before them: 0.704; `sw-slide8` before the substance focused where it is seen: 0.668; `sw-stage8` before the inclined planes' equal times, slides and entity
-#   rule 14 and the circuits' third pass: 0.624; `sw-read8` before the notes, entity rules 12-13 and find-plant's pot by
-#   name: 0.659, `sw-cmp8` before the watched waits, the life stages as seen and `compare reading`: 0.667; one
-#   training's spread, docs/scienceworld.md), MEMORY (false: the agent plays without the
-#   working memory; with it the agents measured lower), BASELINE=1 also trains and evaluates the agent with the other memory
-#   setting; MODEL (t5-cpu-scratch, trained at batch 16, learning rate 7e-4; t5-gpu-scratch on a
-#   GPU: 25M parameters at its preset's batch 64, 3e-4), JOBS (1: one process plays all 30 tasks in one pool of
-#   32 episodes, as many as memory holds at ~1.2 GB a JVM (1 GB heap cap, ~0.4 GB resident); on a machine of many
-#   cores, e.g. 10, one process a task, 10 at once), SEARCH (1: the tasks that have a search learn from it,
-#   games=[scienceworld-search]: the changes of state's tour of the house, their train substances carried out of the
-#   kitchen (moved=1), the secondary paints' pairs, the growing tasks' waits watched (they water a pot at the wait that
-#   dried it, and fill their pots in the order the look lists them), the life stages focused by the names the look writes, find-plant's plant carried by the look's name for it, the unknown substance's
-#   melting point read until a reading settles it, the unknown plant's cross cut to its evidence (32-56 actions where
-#   the simulator's experiment takes 114-234), the inclined
-#   planes timed by one equal wait and one look each; 0: the
-#   simulator's paths alone), WIDE (1: the tasks that are knowledge of kinds or a procedure with many variations learn
-#   from more train variations than GAMES, the smallest tasks' examples count two or three times an epoch: the `mix` below;
-#   0: GAMES for every task, one pass), TASKS (the games to play, space-separated, e.g. one task for a quick check; all
-#   30 where unset; the oracle and random rows then play those tasks, and the mix keeps their entries alone), SKIP_IDLE
-#   (1: a command the game answered as changing nothing, "The drawer is already open.", a terminal in use, a refusal, is
-#   passed over while the look and inventory it was sent in stay, agent.skip_idle; 0: sent again); extra
-#   Hydra overrides go to bct.train. DATA (data) and CHECKPOINTS (checkpoints): where the gold data and the agent go.
+# ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own gold paths
+# (replayed, kept where they reach 100), one agent trained on all 30 (the offline CPU preset, on a GPU when there is
+# one), evaluated on test variations beside the oracle and random, and the per-task table (final score, best score in
+# play and TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report. Every agent this
+# recipe has trained, what each change did and one training's spread: docs/scienceworld.md, "The 30-task agents".
+# Settings (environment variables):
+#   RESULTS (results/scienceworld), DATA (data), CHECKPOINTS (checkpoints): where results, gold data and agent go.
+#   VARIATIONS (10): test variations per task, all where fewer. STEPS (100, as TALES plays): the learned agent's game
+#     actions per episode, module calls not counted.
+#   GAMES (20): train variations per task. EPOCHS (8). DECISIVE (4): copies of each focus example an epoch.
+#   MODULES (true): the compare module (a reading against the task's threshold, bct/modules/compare.py), notes (the
+#     recipe read, chemistry-mix), slides (each inclined plane's slide) and circuit (the connections made, in the
+#     conductivity tasks and the power circuits); false: none, the baseline row.
+#   MEMORY (false): the working memory of facts; with it the agents measured lower. BASELINE=1 also trains and
+#     evaluates the other memory setting.
+#   MODEL (t5-cpu-scratch, batch 16, learning rate 7e-4; t5-gpu-scratch: 25M parameters at its preset's batch 64).
+#   JOBS (1): one process plays all 30 tasks in one pool of 32 episodes (~1.2 GB a JVM); on many cores, e.g. 10, one
+#     process a task, JOBS at once.
+#   SEARCH (1): the tasks that have one learn from a search variant of their gold paths, games=[scienceworld-search]
+#     (the house toured for a substance, waits watched, life stages focused as the look names them, the unknown
+#     substance read until a reading settles it, the unknown plant's cross cut to its evidence, the inclined planes
+#     timed alike: docs/scienceworld.md); 0: the simulator's paths alone.
+#   WIDE (1): the knowledge tasks and the many-variation procedures learn from more train variations than GAMES and
+#     the smallest tasks' examples count two or three times an epoch (the `mix` below); 0: GAMES for every task.
+#   TASKS: the games to play, space-separated (one task for a quick check); all 30 where unset.
+#   SKIP_IDLE (1): a command the game answered as changing nothing ("The drawer is already open.") is passed over
+#     while the look it was sent in stays (agent.skip_idle); 0: sent again.
+#   Extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash runscripts/setup.sh
