@@ -682,3 +682,50 @@ def test_a_pool_of_games_asks_each_game_s_own_agent_for_its_episodes(eval_config
     assert [d.action for d in both.act(batch)] == ["look around"] * 3
     assert agents["twc"].started == [("twc", 10000)] * 2 and agents["arithmetic"].started == [("arithmetic", 10000)]
     assert agents["twc"].calls == [["twc", "twc"]] and agents["arithmetic"].calls == [["arithmetic"]]
+
+
+def test_an_ensemble_pools_its_models_candidates_ranked_by_their_mean_likelihood(
+    tmp_path, compose, tiny_checkpoint, eval_config
+):
+    other = tiny_twc(compose, tmp_path, "seed=7")  # the same game and representation, other weights
+    ensemble = load_agent(str(tiny_checkpoint), num_beams=4, ensemble=[str(other)])
+    one, two = load_agent(str(tiny_checkpoint), num_beams=4), load_agent(str(other), num_beams=4)
+    source = "Your task is to put the apple in the fridge. </s> OBS You are in the kitchen. You see a fridge."
+    beams = [c for agent in (one, two) for c in agent._beams(agent.model, agent.tokenizer, [source])[0]]
+    pools = [list(dict.fromkeys(one._beams(one.model, one.tokenizer, [source])[0]))]
+    scores = ensemble._pool([source], pools)[0]
+    assert set(pools[0]) == set(beams) and len(pools[0]) == len(scores) > 4  # both models' candidates, once each
+    assert scores == sorted(scores, reverse=True)
+    mean = [
+        (a + b) / 2
+        for a, b in zip(
+            one._likelihood(one.model, one.tokenizer, [source], pools)[0],
+            two._likelihood(two.model, two.tokenizer, [source], pools)[0],
+        )
+    ]
+    assert scores == pytest.approx(mean, abs=1e-5)
+    # played end to end, both decodings: its own results folder, the members' weights recorded, mean scores logged
+    for decoding in ("generate", "rank"):
+        out = ev.evaluate(
+            eval_config(
+                f"checkpoint={tiny_checkpoint}",
+                "num_variations=2",
+                "agent.num_beams=4",
+                f"agent.decoding={decoding}",
+                f"agent.ensemble=[{other}]",
+            )
+        )
+        res = json.loads((out / "results.json").read_text())
+        suffix = "-ensemble2" + ("-rank" if decoding == "rank" else "")
+        assert out.parent.name == tiny_checkpoint.name + suffix and res["complete"]
+        (member,) = res["settings"]["ensemble"]
+        assert member["checkpoint"] == str(other.resolve()) and member["fingerprint"]
+        hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+        assert all(h["scores"] == sorted(h["scores"], reverse=True) for h in hist)
+        assert all(len(h["scores"]) == len(h["candidates"]) for h in hist)
+    # a member that reads or writes otherwise is refused in one line
+    apart = tiny_twc(compose, tmp_path / "apart", "modules=false")
+    with pytest.raises(UserError, match=r"agent.ensemble: .* was trained with other modules than .*: train it on"):
+        load_agent(str(tiny_checkpoint), ensemble=[str(apart)])
+    with pytest.raises(UserError, match=r"names a checkpoint twice"):
+        load_agent(str(tiny_checkpoint), ensemble=[str(tiny_checkpoint)])

@@ -71,11 +71,16 @@ class T5Agent(Agent):
     the one fitted to the run's data that bct.agents.t5_checkpoint.load_agent reads): with
     `placeholders` the model reads and writes `<e1>`, `<n1>`, ... and its choice maps back to the
     valid action it stands for.
+
+    With `members` (`agent.ensemble`: checkpoints trained alike, other weights) the models play as one: each writes
+    its candidates, and the pool is ordered by their log-likelihood averaged over the models (`_pool`); ranking
+    averages each valid action's the same way.
     """
 
     name = "t5"
     batched = True
     retry_refused = skip_idle = False  # set per agent (__init__): off unless asked
+    members: list = []  # an ensemble's other (model, tokenizer) pairs (__init__)
 
     def __init__(
         self,
@@ -101,9 +106,11 @@ class T5Agent(Agent):
         recent: int = 0,
         retry_refused: bool = False,
         skip_idle: bool = False,
+        members: list | tuple = (),
     ) -> None:
         """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
-        `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation."""
+        `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation. `members`:
+        more (model, tokenizer) pairs trained alike, played as one ensemble with `model` (`_pool`)."""
         if decoding not in DECODINGS:
             raise unknown("agent.decoding", decoding, DECODINGS)
         self.game, self.modules, self._run_name, self.trained = game, modules, run_name, trained
@@ -111,6 +118,7 @@ class T5Agent(Agent):
         self.dtype = eval_dtype(self.device, dtype)
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
+        self.members = [(m.to(self.device, dtype=self.dtype).eval(), t) for m, t in members]
         self.decoding, self.num_beams = decoding, num_beams
         self.representation = get_representation(entities) if isinstance(entities, str) else entities
         # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
@@ -167,8 +175,8 @@ class T5Agent(Agent):
     def settings(self) -> dict:
         return self._record
 
-    def _encode(self, sources: list[str]):
-        return self.tokenizer(
+    def _encode(self, sources: list[str], tokenizer=None):
+        return (tokenizer or self.tokenizer)(
             sources, padding=True, truncation=True, max_length=self.max_source_length, return_tensors="pt"
         ).to(self.device)
 
@@ -244,10 +252,24 @@ class T5Agent(Agent):
         return Decision(action, [action, *rest], {"fallback": False, "retried": True})
 
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:
-        enc = self._encode([m.source for m in maps])
+        sources = [m.source for m in maps]
+        pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, sources)]
+        scores = self._pool(sources, pools) if self.members else None
+        decisions = []
+        for i, (ob, m) in enumerate(zip(batch, maps)):
+            cands = pools[i]
+            action, fallback = self._choose(cands, m, ob)
+            info = {"fallback": fallback, **({"scores": [round(x, 4) for x in scores[i]]} if scores else {})}
+            # candidates as a reader knows them: placeholders written back as names
+            decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], info))
+        return decisions
+
+    def _beams(self, model, tokenizer, sources: list[str]) -> list[list[str]]:
+        """Each source's `num_beams` written candidates from one model, best first."""
+        enc = self._encode(sources, tokenizer)
         if self.beam_groups > 1:  # the original's diverse beam search
             hyps = group_beam_search(
-                self.model,
+                model,
                 enc.input_ids,
                 enc.attention_mask,
                 self.num_beams,
@@ -257,21 +279,39 @@ class T5Agent(Agent):
             )
             out = [tokens for per_input in hyps for tokens, _ in per_input]
         else:
-            out = self.model.generate(
+            out = model.generate(
                 **enc,
                 num_beams=self.num_beams,
                 num_return_sequences=self.num_beams,
                 max_new_tokens=self.max_target_length,
                 do_sample=False,
             )
-        texts = [t.strip() for t in self.tokenizer.batch_decode(out, skip_special_tokens=True)]
-        decisions = []
-        for i, (ob, m) in enumerate(zip(batch, maps)):
-            cands = list(dict.fromkeys(texts[i * self.num_beams : (i + 1) * self.num_beams]))
-            action, fallback = self._choose(cands, m, ob)
-            # candidates as a reader knows them: placeholders written back as names
-            decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], {"fallback": fallback}))
-        return decisions
+        texts = [t.strip() for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
+        return [texts[i * self.num_beams : (i + 1) * self.num_beams] for i in range(len(sources))]
+
+    def _pool(self, sources: list[str], pools: list[list[str]]) -> list[list[float]]:
+        """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each
+        pool is ordered by the candidates' length-normalised log-likelihood averaged over all the models (each
+        reading the source with its own tokenizer); returned: those averages, best first."""
+        models = [(self.model, self.tokenizer), *self.members]
+        for model, tokenizer in self.members:
+            for pool, more in zip(pools, self._beams(model, tokenizer, sources)):
+                pool.extend(c for c in more if c not in pool)
+        totals = [[0.0] * len(p) for p in pools]
+        for model, tokenizer in models:
+            for total, scores in zip(totals, self._likelihood(model, tokenizer, sources, pools)):
+                total[:] = [t + s / len(models) for t, s in zip(total, scores)]
+        for k, (pool, total) in enumerate(zip(pools, totals)):
+            ranked = sorted(zip(total, pool), key=lambda x: -x[0])  # stable: ties keep the beams' order
+            pool[:] = [c for _, c in ranked]
+            totals[k] = [t for t, _ in ranked]
+        return totals
+
+    def _likelihood(self, model, tokenizer, sources: list[str], actions: list[list[str]]) -> list[list[float]]:
+        """Length-normalised log-likelihood of each source's actions under one model (bct.seq2seq.decoding)."""
+        enc = self._encode(sources, tokenizer)
+        hidden = model.get_encoder()(**enc).last_hidden_state
+        return score_actions(model, tokenizer, hidden, enc.attention_mask, actions, self.max_target_length)
 
     def _choose(self, cands: list[str], m, ob: Observation) -> tuple[str, bool]:
         """The command sent for a step's written candidates (best first), and whether it is a fallback. Where the
@@ -355,11 +395,11 @@ class T5Agent(Agent):
         return (ob.prompt,)
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
-        enc = self._encode([m.source for m in maps])
-        hidden = self.model.get_encoder()(**enc).last_hidden_state
-        scores = self.score_actions(hidden, enc.attention_mask, [m.actions for m in maps])
+        sources, models = [m.source for m in maps], [(self.model, self.tokenizer), *self.members]
+        per_model = [self._likelihood(model, tok, sources, [m.actions for m in maps]) for model, tok in models]
         decisions = []
-        for ob, m, s in zip(batch, maps, scores):
+        for k, (ob, m) in enumerate(zip(batch, maps)):
+            s = [sum(x) / len(models) for x in zip(*(scores[k] for scores in per_model))]  # an ensemble's mean
             ranked = sorted(zip(s, m.actions, ob.step.valid_actions), key=lambda x: -x[0])
             decisions.append(
                 Decision(

@@ -42,25 +42,65 @@ def check_against_run(checkpoint, trained: dict, games: list[Game], game, module
 _LOADED: dict[tuple, tuple] = {}  # the latest checkpoint read: (folder, its weight files' stamps) -> what it holds
 
 
-def loaded(checkpoint) -> tuple:
+def loaded(checkpoint, beside=()) -> tuple:
     """A checkpoint's (model, tokenizer, run, weights' fingerprint), read and hashed once while its weight files stay
-    the same: an evaluation of a checkpoint trained on many games builds an agent for each, sharing one model."""
+    the same: an evaluation of a checkpoint trained on many games builds an agent for each, sharing one model. Held
+    alone, or with the checkpoints `beside` it (an ensemble's)."""
     path = Path(checkpoint).resolve()
     files = sorted(path.glob("*.safetensors")) + sorted(path.glob("*.bin")) if path.is_dir() else []
     key = (str(path), tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files))
     if key not in _LOADED:
-        _LOADED.clear()  # one model held at a time
+        keep = {str(path), *(str(Path(b).resolve()) for b in beside)}
+        for old in [k for k in _LOADED if k[0] not in keep or k[0] == str(path)]:
+            del _LOADED[old]  # one model held at a time, or one ensemble
         _LOADED[key] = (*load_checkpoint(checkpoint), weights_fingerprint(checkpoint))
     return _LOADED[key]
 
 
+def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
+    """`agent.ensemble`'s checkpoints as (model, tokenizer, resolved path, fingerprint), each refused in one line
+    unless trained as `checkpoint` was on what the models read and write: the same games, modules, memory,
+    entity representation (as fitted) and recent actions."""
+    if isinstance(ensemble, str):
+        ensemble = [ensemble]
+    paths = [str(Path(c).resolve()) for c in [checkpoint, *ensemble]]
+    if len(set(paths)) < len(paths):
+        raise UserError(
+            f"agent.ensemble={list(ensemble)} names a checkpoint twice (or {checkpoint} itself); list others"
+        )
+
+    def reads(r: dict, where) -> dict:
+        s = r["settings"]
+        rep = of_checkpoint(r, where)
+        games = sorted(g.name for g in trained_games(s))
+        return {"games": games, "modules": s["modules"], "memory": s.get("memory"), "entities": rep.name,
+                "representation": rep.state(), "recent": s.get("recent", 0)}  # fmt: skip
+
+    mine, members = reads(run, checkpoint), []
+    for other in ensemble:
+        model, tokenizer, other_run, fingerprint = loaded(other, beside=[checkpoint, *ensemble])
+        theirs = reads(other_run, other)
+        differ = [k for k in mine if mine[k] != theirs[k]]
+        if differ:
+            k = differ[0]
+            show = {"representation": "its fitted names"}.get(k)
+            raise UserError(
+                f"agent.ensemble: {other} was trained with other {k} than {checkpoint} "
+                f"({show or theirs[k]} against {show or mine[k]}); an ensemble's checkpoints read and write alike: "
+                f"train it on the same games with the same modules, memory, entities and recent"
+            )
+        members.append((model, tokenizer, str(Path(other).resolve()), fingerprint))
+    return members
+
+
 def run_name(
-    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in
+    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in, members=()
 ) -> str:
-    """The evaluation's name: the run's, then what differs from how it trained (another game, rank or plain
-    beams, another dtype)."""
+    """The evaluation's name: the run's (with its ensemble's size), then what differs from how it trained (another
+    game, rank or plain beams, another dtype)."""
     return (
         Path(checkpoint).name
+        + (f"-ensemble{1 + len(members)}" if members else "")
         + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
         + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
         + (f"-{played}" if trained_in and played != trained_in else "")
@@ -83,18 +123,22 @@ def load_agent(
     untried: bool | str = False,
     retry_refused: bool = False,
     skip_idle: bool = False,
+    ensemble: list[str] | tuple = (),
 ) -> T5Agent:
     """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
-    it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise."""
+    it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise; with the
+    checkpoints `ensemble` names, one ensemble of them all (bct.agents.t5.T5Agent._pool)."""
     if not checkpoint:
         raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
     untried = untried_setting(untried)
-    model, tokenizer, run, fingerprint = loaded(checkpoint)
+    ensemble = [ensemble] if isinstance(ensemble, str) else list(ensemble or [])
+    model, tokenizer, run, fingerprint = loaded(checkpoint, beside=ensemble)
     trained = run["settings"]
     with_modules = trained["modules"]
     games = trained_games(trained)
     trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
     representation = of_checkpoint(run, checkpoint)
+    members = ensemble_members(checkpoint, run, ensemble) if ensemble else []
     game = game.with_memory(trained_on.memory) if game else trained_on
     # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
     # actions, unless agent.decoding=rank says otherwise
@@ -112,6 +156,7 @@ def load_agent(
         **untried_record(untried),  # unset, results folders of before keep their names
         **({"retry_refused": True} if retry_refused else {}),
         **({"skip_idle": True} if skip_idle else {}),
+        **({"ensemble": [m[2] for m in members]} if members else {}),
     }
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
     played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -125,6 +170,8 @@ def load_agent(
         **untried_record(untried),
         **({"retry_refused": True} if retry_refused else {}),
         **({"skip_idle": True} if skip_idle else {}),
+        # the other checkpoints played with it, by the weights loaded
+        **({"ensemble": [{"checkpoint": m[2], "fingerprint": m[3]} for m in members]} if members else {}),
         "agent_config": config,
         # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
         **({"dtype": played} if played != "fp32" else {}),
@@ -146,7 +193,7 @@ def load_agent(
         diversity_penalty=diversity_penalty,
         game=game,
         modules=with_modules,
-        run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in),
+        run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in, members),
         record=record,
         trained={
             "model": trained["model"]["name"],
@@ -163,4 +210,5 @@ def load_agent(
         recent=trained.get("recent", 0),
         retry_refused=retry_refused,
         skip_idle=skip_idle,
+        members=[(m[0], m[1]) for m in members],
     )
