@@ -26,6 +26,9 @@
 #   TASKS: the games to play, space-separated (one task for a quick check); all 30 where unset.
 #   SKIP_IDLE (1): a command the game answered as changing nothing ("The drawer is already open.") is passed over
 #     while the look it was sent in stays (agent.skip_idle); 0: sent again.
+#   SEEDS (1): trainings of the agent on the same data, seeds 42, 43, ... (the second and later under
+#     CHECKPOINTS/seed<N>); more than one play as one ensemble (agent.ensemble: their candidates pooled, ranked by
+#     their mean log-likelihood).
 #   Extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +49,7 @@ JOBS=${JOBS:-1}
 SEARCH=${SEARCH:-1}
 WIDE=${WIDE:-1}
 SKIP_IDLE=${SKIP_IDLE:-1}
+SEEDS=${SEEDS:-1}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
 mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
 if [ "$WIDE" = 1 ]; then
@@ -94,11 +98,21 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
     "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
+  members=()
+  for ((k = 1; k < SEEDS; k++)); do  # the same recipe from other seeds, to play beside it as one agent
+    echo "[$(date +%T)] training $((k + 1)) of ${SEEDS} (seed $((42 + k)))"
+    $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
+      "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" \
+      "checkpoint_dir=$CHECKPOINTS/seed$((42 + k))" progress=false "$@" "seed=$((42 + k))" >>"$RESULTS/logs/train.log" 2>&1
+    tail -n 1 "$RESULTS/logs/train.log"
+    members+=("$CHECKPOINTS/seed$((42 + k))/$run")
+  done
   echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
   play=(fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true "results_dir=$RESULTS" progress=false)
   if [ "$SKIP_IDLE" = 1 ]; then play+=(agent.skip_idle=true); fi
+  if [ ${#members[@]} -gt 0 ]; then play+=("agent.ensemble=[$(IFS=,; echo "${members[*]}")]"); fi
   if [ "$JOBS" = 1 ]; then
     $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
   else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
