@@ -107,6 +107,20 @@ def run_name(
     )
 
 
+def trained_record(trained: dict, representation, games: list[Game], trained_in) -> dict:
+    """What an evaluation's results keep of how its checkpoint was trained."""
+    return {
+        "model": trained["model"]["name"],
+        "epochs": trained["epochs"],
+        "max_steps": trained.get("max_steps"),
+        "num_games": trained["num_games"],
+        "entities": representation.name,
+        **({"recent": trained["recent"]} if trained.get("recent") else {}),
+        **({"games": [g.name for g in games]} if len(games) > 1 else {}),
+        "precision": trained_in,
+    }
+
+
 def load_agent(
     checkpoint: str | None,
     game: Game | None = None,
@@ -195,16 +209,7 @@ def load_agent(
         modules=with_modules,
         run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in, members),
         record=record,
-        trained={
-            "model": trained["model"]["name"],
-            "epochs": trained["epochs"],
-            "max_steps": trained.get("max_steps"),
-            "num_games": trained["num_games"],
-            "entities": representation.name,
-            **({"recent": trained["recent"]} if trained.get("recent") else {}),
-            **({"games": [g.name for g in games]} if len(games) > 1 else {}),
-            "precision": trained_in,
-        },
+        trained=trained_record(trained, representation, games, trained_in),
         dtype=dtype,
         untried=untried,
         recent=trained.get("recent", 0),
