@@ -293,19 +293,21 @@ class T5Agent(Agent):
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each
         pool is ordered by the candidates' length-normalised log-likelihood averaged over all the models (each
         reading the source with its own tokenizer); returned: those averages, best first."""
-        models = [(self.model, self.tokenizer), *self.members]
         for model, tokenizer in self.members:
             for pool, more in zip(pools, self._beams(model, tokenizer, sources)):
                 pool.extend(c for c in more if c not in pool)
-        totals = [[0.0] * len(p) for p in pools]
-        for model, tokenizer in models:
-            for total, scores in zip(totals, self._likelihood(model, tokenizer, sources, pools)):
-                total[:] = [t + s / len(models) for t, s in zip(total, scores)]
-        for k, (pool, total) in enumerate(zip(pools, totals)):
-            ranked = sorted(zip(total, pool), key=lambda x: -x[0])  # stable: ties keep the beams' order
+        means = []
+        for pool, mean in zip(pools, self._mean_likelihood(sources, pools)):
+            ranked = sorted(zip(mean, pool), key=lambda x: -x[0])  # stable: ties keep the beams' order
             pool[:] = [c for _, c in ranked]
-            totals[k] = [t for t, _ in ranked]
-        return totals
+            means.append([x for x, _ in ranked])
+        return means
+
+    def _mean_likelihood(self, sources: list[str], actions: list[list[str]]) -> list[list[float]]:
+        """Each source's actions' length-normalised log-likelihood, averaged over the model and its `members`."""
+        models = [(self.model, self.tokenizer), *self.members]
+        per_model = [self._likelihood(model, tokenizer, sources, actions) for model, tokenizer in models]
+        return [[sum(x) / len(models) for x in zip(*(p[k] for p in per_model))] for k in range(len(sources))]
 
     def _likelihood(self, model, tokenizer, sources: list[str], actions: list[list[str]]) -> list[list[float]]:
         """Length-normalised log-likelihood of each source's actions under one model (bct.seq2seq.decoding)."""
@@ -395,11 +397,9 @@ class T5Agent(Agent):
         return (ob.prompt,)
 
     def _rank(self, batch: list[Observation], maps) -> list[Decision]:
-        sources, models = [m.source for m in maps], [(self.model, self.tokenizer), *self.members]
-        per_model = [self._likelihood(model, tok, sources, [m.actions for m in maps]) for model, tok in models]
+        means = self._mean_likelihood([m.source for m in maps], [m.actions for m in maps])  # an ensemble's mean
         decisions = []
-        for k, (ob, m) in enumerate(zip(batch, maps)):
-            s = [sum(x) / len(models) for x in zip(*(scores[k] for scores in per_model))]  # an ensemble's mean
+        for ob, m, s in zip(batch, maps, means):
             ranked = sorted(zip(s, m.actions, ob.step.valid_actions), key=lambda x: -x[0])
             decisions.append(
                 Decision(
