@@ -14,7 +14,7 @@ import torch
 import bct.jobs.evaluation as ev
 import bct.seq2seq.training as tr
 from bct.agents import OracleAgent, RandomAgent, T5Agent
-from bct.agents.base import Decision
+from bct.agents.base import Decision, Observation
 from bct.agents.rollout import rollout
 from bct.agents.t5_checkpoint import load_agent
 from bct.core.errors import UserError
@@ -657,7 +657,7 @@ def test_games_listed_are_played_in_one_pool_a_results_folder_each(eval_config):
 def test_a_pool_of_games_asks_each_game_s_own_agent_for_its_episodes(eval_config):
     """Games played together: every episode is started and decided by its own game's agent, so each game's
     results count that agent's calls alone; one call to each agent a step."""
-    from bct.agents.base import ByGame, Observation
+    from bct.agents.base import ByGame
 
     class Counting(RandomAgent):
         def __init__(self, game):
@@ -684,6 +684,18 @@ def test_a_pool_of_games_asks_each_game_s_own_agent_for_its_episodes(eval_config
     assert agents["twc"].calls == [["twc", "twc"]] and agents["arithmetic"].calls == [["arithmetic"]]
 
 
+def test_plain_beam_search_from_the_encoders_output_writes_what_generate_writes_from_the_prompt(tiny_checkpoint):
+    agent = load_agent(str(tiny_checkpoint), num_beams=4, beam_groups=1)
+    sources = ["Your task is to put the apple in the fridge. </s> OBS You are in the kitchen.", "OBS You see a fridge."]
+    enc = agent._encode(sources)
+    out = agent.model.generate(**enc, num_beams=4, num_return_sequences=4, max_new_tokens=agent.max_target_length)
+    texts = [t.strip() for t in agent.tokenizer.batch_decode(out, skip_special_tokens=True)]
+    assert agent._beams(agent.model, agent.tokenizer, agent._read(agent.model, agent.tokenizer, sources)) == [
+        texts[:4],
+        texts[4:],
+    ]
+
+
 def test_an_ensemble_pools_its_models_candidates_ranked_by_their_mean_likelihood(
     tmp_path, compose, tiny_checkpoint, eval_config
 ):
@@ -691,19 +703,25 @@ def test_an_ensemble_pools_its_models_candidates_ranked_by_their_mean_likelihood
     ensemble = load_agent(str(tiny_checkpoint), num_beams=4, ensemble=[str(other)])
     one, two = load_agent(str(tiny_checkpoint), num_beams=4), load_agent(str(other), num_beams=4)
     source = "Your task is to put the apple in the fridge. </s> OBS You are in the kitchen. You see a fridge."
-    beams = [c for agent in (one, two) for c in agent._beams(agent.model, agent.tokenizer, [source])[0]]
-    pools = [list(dict.fromkeys(one._beams(one.model, one.tokenizer, [source])[0]))]
-    scores = ensemble._pool([source], pools)[0]
-    assert set(pools[0]) == set(beams) and len(pools[0]) == len(scores) > 4  # both models' candidates, once each
+
+    def beams(agent):
+        return agent._beams(agent.model, agent.tokenizer, agent._read(agent.model, agent.tokenizer, [source]))[0]
+
+    pools = [list(dict.fromkeys(beams(one)))]
+    scores = ensemble._pool([source], pools, ensemble._read(ensemble.model, ensemble.tokenizer, [source]))[0]
+    assert set(pools[0]) == set(beams(one) + beams(two)) and len(pools[0]) == len(scores) > 4  # both's, once each
     assert scores == sorted(scores, reverse=True)
     mean = [
-        (a + b) / 2
-        for a, b in zip(
-            one._likelihood(one.model, one.tokenizer, [source], pools)[0],
-            two._likelihood(two.model, two.tokenizer, [source], pools)[0],
-        )
+        (a + b) / 2 for a, b in zip(one._mean_likelihood([source], pools)[0], two._mean_likelihood([source], pools)[0])
     ]
     assert scores == pytest.approx(mean, abs=1e-5)
+    # a step reads the prompt once with each model's encoder: its beam search and its scoring share that reading
+    reads = []
+    for model in (ensemble.model, *(m for m, _ in ensemble.members)):
+        model.get_encoder().register_forward_hook(lambda *_, m=model: reads.append(m))
+    step = type("S", (), {"valid_actions": pools[0], "observation": "", "look": "", "inventory": ""})()
+    ensemble.act([Observation(get_game("twc"), "dev", 10000, True, step, source, [])])
+    assert len(reads) == 2 and reads[0] is not reads[1]
     # played end to end, both decodings: its own results folder, the members' weights recorded, mean scores logged
     for decoding in ("generate", "rank"):
         out = ev.evaluate(

@@ -6,6 +6,7 @@ import logging
 from collections import Counter
 
 import torch
+from transformers.modeling_outputs import BaseModelOutput
 
 from bct.agents.base import Agent, Decision, Observation, closest_valid, episode_key, writes_actions
 from bct.core.errors import UserError, unknown
@@ -253,8 +254,9 @@ class T5Agent(Agent):
 
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:
         sources = [m.source for m in maps]
-        pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, sources)]
-        scores = self._pool(sources, pools) if self.members else None
+        read = self._read(self.model, self.tokenizer, sources)
+        pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, read)]
+        scores = self._pool(sources, pools, read) if self.members else None
         decisions = []
         for i, (ob, m) in enumerate(zip(batch, maps)):
             cands = pools[i]
@@ -264,9 +266,15 @@ class T5Agent(Agent):
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], info))
         return decisions
 
-    def _beams(self, model, tokenizer, sources: list[str]) -> list[list[str]]:
-        """Each source's `num_beams` written candidates from one model, best first."""
+    def _read(self, model, tokenizer, sources: list[str]) -> tuple:
+        """The sources as one model reads them: its tokenizer's encoding and its encoder's output, computed once a
+        step and shared by its beam search and its scoring (an ensemble's `_pool`)."""
         enc = self._encode(sources, tokenizer)
+        return enc, model.get_encoder()(**enc).last_hidden_state
+
+    def _beams(self, model, tokenizer, read: tuple) -> list[list[str]]:
+        """Each source's `num_beams` written candidates from one model, best first (`read`: `_read`'s)."""
+        enc, hidden = read
         if self.beam_groups > 1:  # the original's diverse beam search
             hyps = group_beam_search(
                 model,
@@ -276,44 +284,49 @@ class T5Agent(Agent):
                 self.beam_groups,
                 self.diversity_penalty,
                 self.max_target_length,
+                hidden=hidden,
             )
             out = [tokens for per_input in hyps for tokens, _ in per_input]
         else:
             out = model.generate(
-                **enc,
+                encoder_outputs=BaseModelOutput(last_hidden_state=hidden),
+                attention_mask=enc.attention_mask,
                 num_beams=self.num_beams,
                 num_return_sequences=self.num_beams,
                 max_new_tokens=self.max_target_length,
                 do_sample=False,
             )
         texts = [t.strip() for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
-        return [texts[i * self.num_beams : (i + 1) * self.num_beams] for i in range(len(sources))]
+        n = len(enc.input_ids)
+        return [texts[i * self.num_beams : (i + 1) * self.num_beams] for i in range(n)]
 
-    def _pool(self, sources: list[str], pools: list[list[str]]) -> list[list[float]]:
+    def _pool(self, sources: list[str], pools: list[list[str]], read: tuple) -> list[list[float]]:
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each
         pool is ordered by the candidates' length-normalised log-likelihood averaged over all the models (each
-        reading the source with its own tokenizer); returned: those averages, best first."""
+        reading the source with its own tokenizer, once: `_read`; `read` is the model's); returned: those averages,
+        best first."""
+        reads = [read]
         for model, tokenizer in self.members:
-            for pool, more in zip(pools, self._beams(model, tokenizer, sources)):
+            reads.append(self._read(model, tokenizer, sources))
+            for pool, more in zip(pools, self._beams(model, tokenizer, reads[-1])):
                 pool.extend(c for c in more if c not in pool)
         means = []
-        for pool, mean in zip(pools, self._mean_likelihood(sources, pools)):
+        for pool, mean in zip(pools, self._mean_likelihood(sources, pools, reads)):
             ranked = sorted(zip(mean, pool), key=lambda x: -x[0])  # stable: ties keep the beams' order
             pool[:] = [c for _, c in ranked]
             means.append([x for x, _ in ranked])
         return means
 
-    def _mean_likelihood(self, sources: list[str], actions: list[list[str]]) -> list[list[float]]:
-        """Each source's actions' length-normalised log-likelihood, averaged over the model and its `members`."""
+    def _mean_likelihood(self, sources: list[str], actions: list[list[str]], reads=None) -> list[list[float]]:
+        """Each source's actions' length-normalised log-likelihood, averaged over the model and its `members`
+        (`reads`: each model's `_read` of the sources, where the caller has them)."""
         models = [(self.model, self.tokenizer), *self.members]
-        per_model = [self._likelihood(model, tokenizer, sources, actions) for model, tokenizer in models]
+        reads = reads or [self._read(model, tokenizer, sources) for model, tokenizer in models]
+        per_model = [
+            score_actions(model, tokenizer, hidden, enc.attention_mask, actions, self.max_target_length)
+            for (model, tokenizer), (enc, hidden) in zip(models, reads)
+        ]
         return [[sum(x) / len(models) for x in zip(*(p[k] for p in per_model))] for k in range(len(sources))]
-
-    def _likelihood(self, model, tokenizer, sources: list[str], actions: list[list[str]]) -> list[list[float]]:
-        """Length-normalised log-likelihood of each source's actions under one model (bct.seq2seq.decoding)."""
-        enc = self._encode(sources, tokenizer)
-        hidden = model.get_encoder()(**enc).last_hidden_state
-        return score_actions(model, tokenizer, hidden, enc.attention_mask, actions, self.max_target_length)
 
     def _choose(self, cands: list[str], m, ob: Observation) -> tuple[str, bool]:
         """The command sent for a step's written candidates (best first), and whether it is a fallback. Where the

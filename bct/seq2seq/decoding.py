@@ -25,8 +25,10 @@ def group_beam_search(
     diversity_penalty: float = 0.9,
     max_new_tokens: int = 50,
     length_penalty: float = 1.0,
+    hidden: torch.Tensor | None = None,
 ) -> list[list[tuple[list[int], float]]]:
-    """Per input, `num_beams` finished hypotheses as (token ids without the start token, score), best first."""
+    """Per input, `num_beams` finished hypotheses as (token ids without the start token, score), best first.
+    `hidden`: the encoder's output for `input_ids`, where the caller has it already (it is not computed again)."""
     from transformers.cache_utils import DynamicCache, EncoderDecoderCache
 
     if num_beams % num_groups:
@@ -36,7 +38,8 @@ def group_beam_search(
     pad = cfg.pad_token_id if cfg.pad_token_id is not None else eos
     n_in, n, k_per = input_ids.shape[0], num_beams, num_beams // num_groups
     dev = input_ids.device
-    hidden = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+    if hidden is None:
+        hidden = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
     hidden = hidden.repeat_interleave(n, 0)
     mask = attention_mask.repeat_interleave(n, 0)
     seqs = torch.full((n_in * n, 1), start, dtype=torch.long, device=dev)
