@@ -668,6 +668,7 @@ def test_a_command_the_game_answered_as_idle_is_passed_over_while_the_look_and_i
     wire = "terminal 2 on blue wire is already connected, and must be disconnected before it can be connected to something else."
     assert world.idle(replace(idle, observation=wire, action="connect blue wire terminal 2 to anode in battery"))
     assert world.idle(replace(idle, observation="There is only one thing (paper)", action="mix metal pot"))
+    assert world.idle(replace(idle, observation="The door is not open.", action="go to hallway"))
     agent = T5Agent.__new__(T5Agent)  # the choice alone: no model
     agent.untried, agent._sent, agent._left, agent.retry_refused = True, {}, {}, False
     agent.skip_idle, agent._idle = True, {}
