@@ -577,7 +577,8 @@ def test_a_written_command_is_known_where_every_thing_it_names_is_mentioned():
 
 def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sight():
     from bct.agents.base import Observation
-    from bct.agents.t5 import T5Agent, untried_setting
+    from bct.agents.t5 import T5Agent
+    from bct.agents.t5_choice import untried_setting
     from bct.data.representation import TextMap
     from bct.worlds.play import Step
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device, untried_record, untried_setting
+from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device
+from bct.agents.t5_choice import untried_record, untried_setting
 from bct.core.errors import UserError
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
