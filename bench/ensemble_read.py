@@ -6,7 +6,8 @@ again for the scoring that orders the pool: the way before), same checkpoints, s
 
 The prompts are training sources of the checkpoint's data (every task's, of all lengths), in groups of the agent's
 `model_batch`. Prints seconds per prompt each way, repeats interleaved, and the once-read's time against the
-twice-read's (the baseline) as a ratio; also the share of a once-read step its encoders take.
+twice-read's (the baseline) as a ratio; also the largest difference of a pooled candidate's score between the two
+(the same candidates, the same scores: the reading is shared, not changed) and the share of a step its encoders take.
 """
 
 from __future__ import annotations
@@ -33,17 +34,19 @@ def prompts(data: Path, n: int) -> list[str]:
     return sorted(random.Random(0).sample(rows, min(n, len(rows))), key=len)
 
 
-def step(agent, sources: list[str], once: bool) -> None:
-    """One ensemble step of decisions (`T5Agent._generate`'s model work) for `sources`."""
+def step(agent, sources: list[str], once: bool) -> dict[str, float]:
+    """One ensemble step of decisions (`T5Agent._generate`'s model work) for `sources`: each source's pooled
+    candidates and their mean scores."""
     read = agent._read(agent.model, agent.tokenizer, sources)
     pools = [list(dict.fromkeys(c)) for c in agent._beams(agent.model, agent.tokenizer, read)]
     if once:
-        agent._pool(sources, pools, read)
-        return
+        means = agent._pool(sources, pools, read)
+        return {f"{i} {c}": x for i, (pool, mean) in enumerate(zip(pools, means)) for c, x in zip(pool, mean)}
     for model, tokenizer in agent.members:  # each member's beams from its own reading, then all read again
         for pool, more in zip(pools, agent._beams(model, tokenizer, agent._read(model, tokenizer, sources))):
             pool.extend(c for c in more if c not in pool)
-    agent._mean_likelihood(sources, pools)
+    means = agent._mean_likelihood(sources, pools)
+    return {f"{i} {c}": x for i, (pool, mean) in enumerate(zip(pools, means)) for c, x in zip(pool, mean)}
 
 
 @torch.inference_mode()
@@ -62,12 +65,13 @@ def main() -> None:
     sources = prompts(Path(args.data), args.prompts)
     groups = [sources[i : i + agent.model_batch] for i in range(0, len(sources), agent.model_batch)]
     seconds = {"twice": 0.0, "once": 0.0}
-    encoding = 0.0
+    encoding, scores = 0.0, {}
     for _ in range(args.repeats):
         for way in seconds:
             start = time.perf_counter()
-            for g in groups:
-                step(agent, g, way == "once")
+            scores[way] = {
+                f"{n} {k}": x for n, g in enumerate(groups) for k, x in step(agent, g, way == "once").items()
+            }
             seconds[way] += time.perf_counter() - start
         start = time.perf_counter()
         for g in groups:
@@ -77,6 +81,10 @@ def main() -> None:
     n = len(sources) * args.repeats
     for way, s in seconds.items():
         print(f"read {way:5s}: {s / n:.3f} s a prompt ({len(agent.members) + 1} models, {len(sources)} prompts)")
+    if scores["once"].keys() != scores["twice"].keys():
+        raise SystemExit("the two ways pooled other candidates: the shared reading changed what the models wrote")
+    diff = max(abs(x - scores["twice"][k]) for k, x in scores["once"].items())
+    print(f"largest score difference: {diff:.2e}")
     print(f"once / twice: {seconds['once'] / seconds['twice']:.2f}x the time")
     print(f"the encoders' share of a once-read step: {encoding / seconds['once']:.0%}")
 

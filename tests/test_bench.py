@@ -98,3 +98,32 @@ def test_markov_fit_counts_the_examples_a_markov_agent_must_lose(tmp_path):
     lost = {line.split()[0]: float(line.split()[2]) for line in lines[1:]}
     assert lost == {"simulator": 0.25, "watched": 0.0, "all": round(1 / 7, 3)}
     assert "'wait1': 3, 'look around': 1" in next(line for line in lines if line.startswith("simulator"))
+
+
+@pytest.mark.slow
+def test_ensemble_read_bench_shares_each_encoders_reading_without_changing_a_score(tmp_path):
+    """bench/ensemble_read.py on two tiny models trained alike: the same pooled candidates and scores either way."""
+    from bct.config.settings import TrainSettings
+    from bct.seq2seq.training import train
+
+    runs = [
+        train(
+            TrainSettings(
+                game="twc",
+                model="t5-tiny-scratch",
+                epochs=1,
+                num_games=4,
+                seed=seed,
+                data_dir=str(tmp_path / "data"),
+                checkpoint_dir=str(tmp_path / f"ck{seed}"),
+                progress=False,
+            )
+        )
+        for seed in (1, 2)
+    ]
+    args = ["--game", "twc", "--data", str(tmp_path / "data"), "--prompts", "6", "--repeats", "1"]
+    lines = bench(
+        "bench/ensemble_read.py", "--checkpoint", str(runs[0]), "--ensemble", str(runs[1]), *args, timeout=600
+    )
+    assert float(next(x for x in lines if x.startswith("largest score")).split(": ")[1]) < 1e-4
+    assert float(next(x for x in lines if x.startswith("once / twice")).split(": ")[1].removesuffix("x the time")) > 0
