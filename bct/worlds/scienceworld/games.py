@@ -76,8 +76,9 @@ WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-
 # the melting points: the simulator's paths heat (or cool) for up to 96 actions, past a reading that settles the answer
 # (still solid above the threshold, still liquid below it); with `search=1` the path stops at the first such reading
 # and focuses on its box, the reading compared after each one (measures.py, `settled_reading`). The known substance's
-# train ones (gallium, lead, chocolate, mercury) are heated until they melt; its test tin was read to the step limit
-# in 5 of 7 episodes (`sw-ens2`), still solid at 16 degrees against a threshold of 10
+# train ones (gallium, lead, chocolate, mercury) are heated until they melt; in 6 of `sw-ens2`'s 7 test episodes of
+# tin the agent heated it to 234 degrees (80 actions), compared ("234 is above 10."), and focused on the box for
+# below; settled, the first reading decides (tin still solid at 16 degrees against a threshold of 10: above)
 READ_UNTIL_SETTLED = ("measure-melting-point-known-substance", "measure-melting-point-unknown-substance")
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
