@@ -696,6 +696,41 @@ def test_plain_beam_search_from_the_encoders_output_writes_what_generate_writes_
     ]
 
 
+def test_rerank_orders_one_models_own_candidates_by_its_likelihood(tiny_checkpoint, eval_config):
+    """agent.rerank: the same candidates as the diverse beam search wrote, ordered by the model's own plain
+    likelihood; its results go apart (`-rerank`), each step logs the scores; with rank decoding it is refused."""
+    plain, rerank = (
+        load_agent(str(tiny_checkpoint), num_beams=4),
+        load_agent(str(tiny_checkpoint), decoding="generate", num_beams=4, rerank=True),
+    )
+    source = "Your task is to put the apple in the fridge. </s> OBS You are in the kitchen. You see a fridge."
+    beams = list(
+        dict.fromkeys(
+            plain._beams(plain.model, plain.tokenizer, plain._read(plain.model, plain.tokenizer, [source]))[0]
+        )
+    )
+    pools = [list(beams)]
+    scores = rerank._pool([source], pools, rerank._read(rerank.model, rerank.tokenizer, [source]))[0]
+    assert set(pools[0]) == set(beams) and scores == sorted(scores, reverse=True)
+    own = dict(zip(beams, plain._mean_likelihood([source], [beams])[0]))
+    assert scores == pytest.approx([own[c] for c in pools[0]], abs=1e-5)
+    out = ev.evaluate(
+        eval_config(
+            f"checkpoint={tiny_checkpoint}",
+            "num_variations=2",
+            "agent.num_beams=4",
+            "agent.decoding=generate",
+            "agent.rerank=true",
+        )
+    )
+    res = json.loads((out / "results.json").read_text())
+    assert out.parent.name == tiny_checkpoint.name + "-rerank" and res["complete"] and res["settings"]["rerank"]
+    hist = json.loads((out / "histories.jsonl").read_text().splitlines()[0])["history"]
+    assert all(h["scores"] == sorted(h["scores"], reverse=True) for h in hist if not h.get("from_module"))
+    with pytest.raises(UserError, match=r"agent.rerank .* applies to agent.decoding=generate"):
+        load_agent(str(tiny_checkpoint), decoding="rank", rerank=True)
+
+
 def test_an_ensemble_pools_its_models_candidates_ranked_by_their_mean_likelihood(
     tmp_path, compose, tiny_checkpoint, eval_config
 ):

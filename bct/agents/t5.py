@@ -56,7 +56,9 @@ class T5Agent(WrittenChoice, Agent):
 
     With `members` (`agent.ensemble`: checkpoints trained alike, other weights) the models play as one: each writes
     its candidates, and the pool is ordered by their log-likelihood averaged over the models (`_pool`); ranking
-    averages each valid action's the same way.
+    averages each valid action's the same way. `rerank` orders one model's candidates so too, by its own plain
+    log-likelihood instead of the diverse beam search's order (which carries the diversity penalty); an ensemble
+    always does.
     """
 
     name = "t5"
@@ -88,6 +90,7 @@ class T5Agent(WrittenChoice, Agent):
         retry_refused: bool = False,
         skip_idle: bool = False,
         members: list | tuple = (),
+        rerank: bool = False,
     ) -> None:
         """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
         `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation. `members`:
@@ -100,6 +103,7 @@ class T5Agent(WrittenChoice, Agent):
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
         self.members = [(m.to(self.device, dtype=self.dtype).eval(), t) for m, t in members]
+        self.rerank = bool(rerank) or bool(self.members)  # an ensemble's pool is always ordered by the likelihood
         self.decoding, self.num_beams = decoding, num_beams
         self.representation = get_representation(entities) if isinstance(entities, str) else entities
         # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
@@ -129,6 +133,7 @@ class T5Agent(WrittenChoice, Agent):
             **untried_record(self.untried),
             **({"retry_refused": True} if self.retry_refused else {}),
             **({"skip_idle": True} if self.skip_idle else {}),
+            **({"rerank": True} if rerank and not self.members else {}),
         }
         self._record = record or {"agent_config": self.config}
 
@@ -191,7 +196,7 @@ class T5Agent(WrittenChoice, Agent):
         sources = [m.source for m in maps]
         read = self._read(self.model, self.tokenizer, sources)
         pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, read)]
-        scores = self._pool(sources, pools, read) if self.members else None
+        scores = self._pool(sources, pools, read) if self.rerank else None
         decisions = []
         for i, (ob, m) in enumerate(zip(batch, maps)):
             cands = pools[i]
@@ -239,7 +244,7 @@ class T5Agent(WrittenChoice, Agent):
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each
         pool is ordered by the candidates' length-normalised log-likelihood averaged over all the models (each
         reading the source with its own tokenizer, once: `_read`; `read` is the model's); returned: those averages,
-        best first."""
+        best first. Without members (`rerank`): the model's own candidates ordered by its own likelihood."""
         reads = [read]
         for model, tokenizer in self.members:
             reads.append(self._read(model, tokenizer, sources))

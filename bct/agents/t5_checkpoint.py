@@ -95,13 +95,22 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
 
 
 def run_name(
-    checkpoint, game: Game, trained_on: Game, num_games: int, decoding, beam_groups, played, trained_in, members=()
+    checkpoint,
+    game: Game,
+    trained_on: Game,
+    num_games: int,
+    decoding,
+    beam_groups,
+    played,
+    trained_in,
+    members=(),
+    rerank=False,
 ) -> str:
-    """The evaluation's name: the run's (with its ensemble's size), then what differs from how it trained (another
-    game, rank or plain beams, another dtype)."""
+    """The evaluation's name: the run's (with its ensemble's size, or `-rerank`), then what differs from how it
+    trained (another game, rank or plain beams, another dtype)."""
     return (
         Path(checkpoint).name
-        + (f"-ensemble{1 + len(members)}" if members else "")
+        + (f"-ensemble{1 + len(members)}" if members else ("-rerank" if rerank else ""))
         + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
         + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
         + (f"-{played}" if trained_in and played != trained_in else "")
@@ -139,6 +148,7 @@ def load_agent(
     retry_refused: bool = False,
     skip_idle: bool = False,
     ensemble: list[str] | tuple = (),
+    rerank: bool = False,
 ) -> T5Agent:
     """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
     it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise; with the
@@ -160,6 +170,8 @@ def load_agent(
     default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
     decoding = decoding or default or "generate"
     generate = decoding == "generate"
+    if rerank and not generate:
+        raise UserError("agent.rerank orders written candidates: it applies to agent.decoding=generate, not rank")
     config = {
         "decoding": decoding,
         "num_beams": num_beams,
@@ -172,6 +184,7 @@ def load_agent(
         **({"retry_refused": True} if retry_refused else {}),
         **({"skip_idle": True} if skip_idle else {}),
         **({"ensemble": [m[2] for m in members]} if members else {}),
+        **({"rerank": True} if rerank and not members else {}),  # an ensemble always reranks
     }
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
     played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -187,6 +200,7 @@ def load_agent(
         **({"skip_idle": True} if skip_idle else {}),
         # the other checkpoints played with it, by the weights loaded
         **({"ensemble": [{"checkpoint": m[2], "fingerprint": m[3]} for m in members]} if members else {}),
+        **({"rerank": True} if rerank and not members else {}),
         "agent_config": config,
         # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
         **({"dtype": played} if played != "fp32" else {}),
@@ -208,7 +222,9 @@ def load_agent(
         diversity_penalty=diversity_penalty,
         game=game,
         modules=with_modules,
-        run_name=run_name(checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in, members),
+        run_name=run_name(
+            checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in, members, rerank
+        ),
         record=record,
         trained=trained_record(trained, representation, games, trained_in),
         dtype=dtype,
@@ -217,4 +233,5 @@ def load_agent(
         retry_refused=retry_refused,
         skip_idle=skip_idle,
         members=[(m[0], m[1]) for m in members],
+        rerank=rerank,
     )
