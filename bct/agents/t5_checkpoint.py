@@ -131,6 +131,17 @@ def trained_record(trained: dict, representation, games: list[Game], trained_in)
     }
 
 
+def choice_flags(untried, retry_refused: bool, skip_idle: bool, rerank: bool, members) -> dict:
+    """How written candidates become the sent command, as an agent's config and record keep it: set flags alone, so
+    results folders of before keep their names (an ensemble always reranks: not recorded twice)."""
+    return {
+        **untried_record(untried),
+        **({"retry_refused": True} if retry_refused else {}),
+        **({"skip_idle": True} if skip_idle else {}),
+        **({"rerank": True} if rerank and not members else {}),
+    }
+
+
 def load_agent(
     checkpoint: str | None,
     game: Game | None = None,
@@ -180,11 +191,8 @@ def load_agent(
         "fallback_skip": fallback_skip,
         "model_batch": model_batch,
         "device": device,
-        **untried_record(untried),  # unset, results folders of before keep their names
-        **({"retry_refused": True} if retry_refused else {}),
-        **({"skip_idle": True} if skip_idle else {}),
+        **choice_flags(untried, retry_refused, skip_idle, rerank, members),
         **({"ensemble": [m[2] for m in members]} if members else {}),
-        **({"rerank": True} if rerank and not members else {}),  # an ensemble always reranks
     }
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
     played = dtype_name(eval_dtype(play_device(device), dtype))
@@ -195,12 +203,9 @@ def load_agent(
         "checkpoint": str(Path(checkpoint).resolve()),
         "fingerprint": fingerprint,  # the weights loaded, whatever the record says
         **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
-        **untried_record(untried),
-        **({"retry_refused": True} if retry_refused else {}),
-        **({"skip_idle": True} if skip_idle else {}),
+        **choice_flags(untried, retry_refused, skip_idle, rerank, members),
         # the other checkpoints played with it, by the weights loaded
         **({"ensemble": [{"checkpoint": m[2], "fingerprint": m[3]} for m in members]} if members else {}),
-        **({"rerank": True} if rerank and not members else {}),
         "agent_config": config,
         # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
         **({"dtype": played} if played != "fp32" else {}),
