@@ -29,7 +29,7 @@ def pytest_xdist_auto_num_workers(config):
 # the files that take longest, first: `--dist loadfile` hands files to the workers in collection order, and one
 # of these met last would run alone at the end while the other workers idle
 LONGEST_FIRST = ("test_cluster.py", "test_representation.py", "test_bench.py", "test_llm_server.py", "test_train.py",
-                 "test_evaluate.py", "test_scienceworld.py", "test_job.py")  # fmt: skip
+                 "test_evaluate.py", "test_scienceworld.py", "test_scienceworld_search.py", "test_job.py")  # fmt: skip
 
 
 def pytest_collection_modifyitems(config, items):
