@@ -242,6 +242,8 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     table = (tmp_path / "results" / "scienceworld-table.md").read_text()
     assert "| power-component |" in table and "oracle" in table and "random" in table
     assert (tmp_path / "results" / "report.html").is_file()
+    # one model plays its candidates reranked by their plain likelihood (RERANK=1), filed under the run's -rerank name
+    assert [p.name for p in (tmp_path / "results").glob("scienceworld-nomemory-rerank*")], r.stdout[-2000:]
     assert "done in" in r.stdout
 
 
