@@ -8,7 +8,7 @@ import torch
 from transformers.modeling_outputs import BaseModelOutput
 
 from bct.agents.base import Agent, Decision, Observation, writes_actions
-from bct.agents.t5_choice import WrittenChoice, untried_record
+from bct.agents.t5_choice import WrittenChoice, choice_flags
 from bct.core.errors import UserError, unknown
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
@@ -130,10 +130,7 @@ class T5Agent(WrittenChoice, Agent):
             "model_batch": model_batch,
             "device": device,
             "dtype": dtype_name(self.dtype),
-            **untried_record(self.untried),
-            **({"retry_refused": True} if self.retry_refused else {}),
-            **({"skip_idle": True} if self.skip_idle else {}),
-            **({"rerank": True} if rerank and not self.members else {}),
+            **choice_flags(self.untried, self.retry_refused, self.skip_idle, rerank, self.members),
         }
         self._record = record or {"agent_config": self.config}
 

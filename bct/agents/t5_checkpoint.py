@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device
-from bct.agents.t5_choice import untried_record, untried_setting
+from bct.agents.t5_choice import choice_flags, untried_setting
 from bct.core.errors import UserError
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
@@ -128,17 +128,6 @@ def trained_record(trained: dict, representation, games: list[Game], trained_in)
         **({"recent": trained["recent"]} if trained.get("recent") else {}),
         **({"games": [g.name for g in games]} if len(games) > 1 else {}),
         "precision": trained_in,
-    }
-
-
-def choice_flags(untried, retry_refused: bool, skip_idle: bool, rerank: bool, members) -> dict:
-    """How written candidates become the sent command, as an agent's config and record keep it: set flags alone, so
-    results folders of before keep their names (an ensemble always reranks: not recorded twice)."""
-    return {
-        **untried_record(untried),
-        **({"retry_refused": True} if retry_refused else {}),
-        **({"skip_idle": True} if skip_idle else {}),
-        **({"rerank": True} if rerank and not members else {}),
     }
 
 

@@ -30,6 +30,17 @@ def untried_record(value: str | bool) -> dict:
     return {"untried": True if value == "prompt" else value} if value else {}
 
 
+def choice_flags(untried, retry_refused: bool, skip_idle: bool, rerank: bool, members) -> dict:
+    """How written candidates become the sent command, as an agent's config and record keep it: set flags alone, so
+    results folders of before keep their names (an ensemble always reranks: not recorded twice)."""
+    return {
+        **untried_record(untried),
+        **({"retry_refused": True} if retry_refused else {}),
+        **({"skip_idle": True} if skip_idle else {}),
+        **({"rerank": True} if rerank and not members else {}),
+    }
+
+
 class WrittenChoice:
     """The command chosen of a step's candidates (module docstring); `T5Agent` sets it up with `_start_choosing` (and
     `fallback_skip`, for a world whose list of valid actions judges a command)."""
