@@ -30,3 +30,7 @@ read -ra torch_spec <<< "${TORCH_SPEC:-torch==2.13.0}"  # may carry pip options,
 # resolves the same transformers and TextWorldExpress; then bct itself, without resolving again.
 pip -r requirements.lock
 pip --no-deps -e ".[dev]"
+# TALES's benchmark environments (protocol=tales): tale-suite declares Python >= 3.12 and pulls many LLM clients, but
+# its ScienceWorld and TWX environments run on 3.10+ with gymnasium and termcolor (in the lock)
+.venv/bin/python -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("tales") is None)' ||
+  pip --no-deps --ignore-requires-python tale-suite==1.0.0rc2

@@ -26,7 +26,11 @@ WORLDS = ["twx", "scienceworld"]
 # a world's modules that drive modules
 DRIVERS = ("gold", "searches", "paints", "plants", "measures", "planner", "world")
 WORLD_LAYERS = [
-    ["bct.worlds.base", *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env"))],
+    [
+        "bct.worlds.base",
+        "bct.worlds.tales",  # tale-suite's environments behind GameEnv (protocol=tales)
+        *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env", "tales")),
+    ],
     ["bct.modules"],
     ["bct.worlds.play"],
     [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in DRIVERS)],

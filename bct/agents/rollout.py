@@ -35,18 +35,29 @@ class EpisodeResult:
     stop: str  # done | step_limit | repeats | failed
     history: list[dict] = field(default_factory=list)
     error: str | None = None  # why a failed episode could not go on
+    restarts: int = 0  # TALES's loop: the game restarted after a loss, inside the same budget
+    final_score: float | None = None  # TALES's loop: the score at the last step (`score` is the best reached)
 
     def summary(self) -> dict:
         return {k: v for k, v in asdict(self).items() if k != "history"}
 
 
 class Episode:
-    def __init__(self, env: ModularEnv, game: Game, fold: str, seed: int, modules: bool):
-        self.env, self.game, self.fold, self.seed, self.modules = env, game, fold, seed, modules
+    """One variation played to its end. bct's loop (`tales=False`) ends it at a win, a loss, the step limit or a
+    repeated action. TALES's (`tales=True`, its benchmark.py's rules): every game command counts against the
+    step limit, module calls do not (they pass no time in the game; twice the limit in all still stops a loop of
+    them); a loss restarts the game inside the same budget, with the prompt begun afresh while the agent keeps what
+    it remembers; only a win ends it early; the score is the best reached at any step."""
+
+    def __init__(self, env: ModularEnv, game: Game, fold: str, seed: int, modules: bool, tales: bool = False):
+        self.env, self.game, self.fold, self.seed, self.modules, self.tales = env, game, fold, seed, modules, tales
         self.steps: list[Step] = []  # begin() resets the game
         self.actions: list[str] = []
         self.history: list[dict] = []
         self.stop: str | None = None
+        self.start = 0  # where the prompt's record begins: the latest reset (TALES's loop restarts after a loss)
+        self.best = 0.0
+        self.restarts = 0
 
     def begin(self) -> None:
         self.steps.append(self.env.reset(self.seed, self.fold, gold=False))
@@ -58,8 +69,8 @@ class Episode:
             self.seed,
             self.modules,
             self.steps[-1],
-            prompt_at(self.steps, len(self.steps) - 1),
-            list(self.actions),
+            prompt_at(self.steps[self.start :], len(self.steps) - 1 - self.start),
+            self.actions[self.start :],
         )
 
     def apply(self, ob: Observation, decision, step_limit: int, repeat_limit: int | None) -> None:
@@ -79,6 +90,8 @@ class Episode:
                 **decision.info,
             }
         )
+        if self.tales:
+            return self._tales_rules(step, step_limit)
         counted, total_limit = self.actions, step_limit
         if world_of(self.game).limits_count_game_actions:  # module calls pass no time (ScienceWorld's memory)
             counted = [a for a, s in zip(self.actions, self.steps[1:]) if not s.from_module]
@@ -92,18 +105,36 @@ class Episode:
         ):
             self.stop = "repeats"
 
+    def _tales_rules(self, step: Step, step_limit: int) -> None:
+        self.best = max(self.best, step.score)
+        game_commands = sum(not h["from_module"] for h in self.history)
+        if step.done and step.success:
+            self.stop = "done"
+        elif game_commands >= step_limit or len(self.actions) >= 2 * step_limit:
+            self.stop = "step_limit"
+        elif step.done:  # a loss: the same variation again, inside the same budget
+            self.history[-1]["restarted"] = True
+            self.restarts += 1
+            self.steps.append(self.env.reset(self.seed, self.fold, gold=False))
+            self.actions.append("")  # keeps actions[k] beside steps[k + 1]; the prompt starts at the reset
+            self.start = len(self.actions)
+
     def result(self) -> EpisodeResult:
-        module_steps = sum(s.from_module for s in self.steps[1:])
+        played = [s for s, a in zip(self.steps[1:], self.actions) if a]  # a restart's reset took no action
+        module_steps = sum(s.from_module for s in played)
         last = self.steps[-1] if self.steps else None  # none: it failed at reset
+        final = max(0.0, last.score) if last else 0.0
         return EpisodeResult(
             self.seed,
-            max(0.0, last.score) if last else 0.0,
-            len(self.actions),
-            len(self.actions) - module_steps,
+            max(self.best, final) if self.tales else final,
+            len(played),
+            len(played) - module_steps,
             module_steps,
             bool(last and last.success),
             self.stop or "",
             self.history,
+            restarts=self.restarts,
+            final_score=final if self.tales else None,
         )
 
 
@@ -129,11 +160,15 @@ def env_slots(agent: Agent, batch_size: int, todo: int) -> int:
     return max(1, n)
 
 
-def start_envs(game: Game, modules: bool, n: int, list_actions: bool = True) -> list[ModularEnv]:
+def start_envs(
+    game: Game, modules: bool, n: int, list_actions: bool = True, tales_fold: str | None = None
+) -> list[ModularEnv]:
     """`n` environments (one JVM each), started in parallel; `list_actions=False` where the agent reads no
-    valid-action list."""
+    valid-action list; `tales_fold`: tale-suite's environments of that fold (TALES's loop), not bct's."""
     with ThreadPoolExecutor(max(1, n)) as pool:
-        return list(pool.map(lambda _: open_game(game, modules, list_actions=list_actions), range(n)))
+        return list(
+            pool.map(lambda _: open_game(game, modules, list_actions=list_actions, tales_fold=tales_fold), range(n))
+        )
 
 
 @dataclass
@@ -145,6 +180,7 @@ class Job:
     step_limit: int = 50
     repeat_limit: int | None = 4
     on_done: Callable[[EpisodeResult], None] | None = None
+    tales: bool = False  # played by TALES's rules (`Episode`) in tale-suite's environment
 
 
 def rollout(
@@ -170,12 +206,13 @@ class Slots:
     one playing it, else one that can switch to it (ScienceWorld's), else, where the call owns them (`own`: it
     may close them), a new one in place of a free one of a game no longer needed."""
 
-    def __init__(self, envs: list[ModularEnv], own: bool, modules: bool, agent: Agent):
+    def __init__(self, envs: list[ModularEnv], own: bool, modules: bool, agent: Agent, tales_fold: str | None = None):
         self.envs, self.free, self.own, self.modules, self.agent = envs, list(envs), own, modules, agent
+        self.tales_fold = tales_fold
 
     def renew(self, old: ModularEnv, game: Game) -> ModularEnv:
         """A fresh JVM for `game` in `old`'s slot (`old` is left to the caller: closed, or killed if it hangs)."""
-        fresh = open_game(game, self.modules, list_actions=self.agent.reads_valid_actions)
+        fresh = open_game(game, self.modules, list_actions=self.agent.reads_valid_actions, tales_fold=self.tales_fold)
         self.envs[self.envs.index(old)] = fresh
         return fresh
 
@@ -221,11 +258,13 @@ def play(
     queue = deque(jobs)
     if not queue:
         return []
+    tales_fold = fold if queue[0].tales else None
     if envs is None:
         slots = env_slots(agent, batch_size, len(queue))
-        places = Slots(start_envs(queue[0].game, modules, slots, agent.reads_valid_actions), True, modules, agent)
+        started = start_envs(queue[0].game, modules, slots, agent.reads_valid_actions, tales_fold)
+        places = Slots(started, True, modules, agent, tales_fold)
     else:
-        places = Slots(envs, bool(own), modules, agent)
+        places = Slots(envs, bool(own), modules, agent, tales_fold)
     envs, free = places.envs, places.free
     active, results, retried = [], [], set()
 
@@ -256,7 +295,7 @@ def play(
                 while queue and free:
                     job = queue.popleft()
                     agent.start(job.game, fold, job.seed, modules)
-                    ep = Episode(places.take(job.game), job.game, fold, job.seed, modules)
+                    ep = Episode(places.take(job.game), job.game, fold, job.seed, modules, job.tales)
                     active.append(ep)
                     playing[id(ep)] = job
                     try:

@@ -91,6 +91,17 @@ class PlaySettings(Strict):
     step_limit: Optional[AtLeast1]  # None: the game's own (Game.step_limit)
     repeat_limit: Optional[Annotated[int, Field(ge=2)]]  # None: the game's own (Game.repeat_limit)
     batch_size: AtLeast1
+    protocol: Literal["bct", "tales"] = "bct"  # bct's loop, or TALES's in tale-suite's environments
+    draw: Literal[1, 2] = 1  # bct's usual variations of the fold, or as many others (a second draw)
+
+    @model_validator(mode="after")
+    def _tales_rules(self):
+        if self.protocol == "tales" and (self.repeat_limit is not None or self.draw != 1):
+            raise ValueError(
+                "protocol=tales plays TALES's seeds 1..num_variations and stops only at a win or the budget: "
+                "drop repeat_limit and draw"
+            )
+        return self
 
 
 class EvalSettings(PlaySettings):

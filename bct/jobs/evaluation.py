@@ -20,25 +20,32 @@ from bct.core.files import write_json, write_jsonl
 from bct.core.threads import set_threads
 from bct.worlds.base import Game
 from bct.worlds.gold import gold_modules
-from bct.worlds.registry import expand_games, fold_seeds, get_game, trained_games, world_of
+from bct.worlds.registry import expand_games, get_game, protocol_seeds, trained_games, world_of
+from bct.worlds.tales import STEPS as TALES_STEPS
+from bct.worlds.tales import TALE_SUITE
 
 log = logging.getLogger(__name__)
 
 
 def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
-    """What defines an evaluation (a results folder holds one set, so reruns resume it)."""
+    """What defines an evaluation (a results folder holds one set, so reruns resume it). bct's loop with the usual
+    draw writes no `protocol` or `draw`, so that its folders stay those of earlier runs."""
+    tales = cfg.protocol == "tales"
     return {
         "agent": agent.name,
         **agent.game.record(),
         "modules": agent.modules,
         "fold": cfg.fold,
-        "step_limit": cfg.step_limit or agent.game.step_limit,
-        "repeat_limit": cfg.repeat_limit or agent.game.repeat_limit,
+        "step_limit": cfg.step_limit or (TALES_STEPS if tales else agent.game.step_limit),
+        "repeat_limit": None if tales else cfg.repeat_limit or agent.game.repeat_limit,
+        **({"protocol": "tales", "tales_version": TALE_SUITE} if tales else {}),
+        **({"draw": cfg.draw} if cfg.draw != 1 else {}),
         **agent.settings(),
     }
 
 
 EPISODE_FIELDS = ("seed", "score", "steps", "env_steps", "module_steps", "success", "history")
+TALES_FIELDS = ("restarts", "final_score")  # TALES's loop: restarts after a loss, the score at the last step
 
 
 def read_histories(path: Path) -> list[dict]:
@@ -100,10 +107,9 @@ def summarize(
     of wasted calls are counted against them)."""
     n = len(episodes)
     mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
-    per_variation = sorted(
-        ({k: e[k] for k in ("seed", "score", "steps", "env_steps", "module_steps", "success")} for e in episodes),
-        key=lambda e: e["seed"],
-    )
+    tales = settings.get("protocol") == "tales"
+    shown = ("seed", "score", "steps", "env_steps", "module_steps", "success", *(TALES_FIELDS if tales else ()))
+    per_variation = sorted(({k: e.get(k) for k in shown} for e in episodes), key=lambda e: e["seed"])
     return {
         **{k: settings.get(k) for k in ("game", "modules", "memory", "fold", "agent", "checkpoint")},
         **{k: settings[k] for k in ("game_preset", "game_params") if k in settings},
@@ -118,6 +124,12 @@ def summarize(
         "avg_env_steps": mean("env_steps"),
         "avg_module_steps": mean("module_steps"),
         "success_rate": mean("success"),
+        # TALES's loop: `avg_score` is its measure (the best score reached, /1); the score at the end and the restarts
+        **(
+            {"protocol": "tales", "avg_final_score": mean("final_score"), "avg_restarts": mean("restarts")}
+            if tales
+            else {}
+        ),
         **(module_use(episodes, needed) if needed is not None else {}),
         "settings": settings,
         "agent_stats": agent_stats,
@@ -164,8 +176,10 @@ def evaluate_games(cfg: EvaluateSettings, games: list[Game]) -> list[Path]:
         cfg.model_copy(update={"games": None, "game": GameSettings(name=g.preset or g.name, params=dict(g.overrides))})
         for g in games
     ]
+    if cfg.draw != 1:  # a second draw is owed only where the fold holds two
+        one = [c for c in one if has_draws(c)]
     for c in one:  # every fold's size is checked before a model loads
-        fold_seeds(c.played(), c.fold, c.num_variations)
+        wanted_seeds(c)
     set_threads(cfg.threads)
     with ExitStack() as stack:
         plans = [opened(c, stack) for c in one]  # a checkpoint's agents share one model
@@ -184,12 +198,26 @@ def evaluate(cfg: EvaluateSettings, envs: list | None = None) -> Path:
     `envs`: environments of the agent's game and module setting to play in, left open (evaluations
     of several checkpoints share them); by default `batch_size` are started and closed here."""
     if cfg.played() is not None:  # the fold's size is checked before a model loads
-        fold_seeds(cfg.played(), cfg.fold, cfg.num_variations)
+        wanted_seeds(cfg)
     set_threads(cfg.threads)
     with ExitStack() as stack:
         recorder = opened(cfg, stack)
         play_together(cfg, [recorder], envs)
         return recorder.out
+
+
+def wanted_seeds(cfg: EvaluateSettings, game: Game | None = None) -> list[int]:
+    """The variations `cfg` plays of `game` (by default the one it names): bct's draw, or TALES's seeds 1..N."""
+    return protocol_seeds(game or cfg.played(), cfg.fold, cfg.num_variations, cfg.protocol, cfg.draw)
+
+
+def has_draws(cfg: EvaluateSettings) -> bool:
+    """Whether `cfg`'s game's fold holds `draw` disjoint sets of num_variations (a second draw skips the others)."""
+    game = cfg.played()
+    if world_of(game).fold_size(game, cfg.fold) >= cfg.draw * cfg.num_variations:
+        return True
+    log.info("%s: its %s fold is too small for draw=%d; not played", game.name, cfg.fold, cfg.draw)
+    return False
 
 
 def opened(cfg: EvaluateSettings, stack: ExitStack) -> Recorder:
@@ -210,7 +238,7 @@ class Recorder:
     def __init__(self, out: Path, cfg: EvaluateSettings, agent: Agent, settings: dict):
         self.out, self.cfg, self.agent, self.settings = out, cfg, agent, settings
         self.results_file, self.histories_file = out / "results.json", out / "histories.jsonl"
-        self.wanted = fold_seeds(agent.game, cfg.fold, cfg.num_variations)  # the checkpoint's game where none is named
+        self.wanted = wanted_seeds(cfg, agent.game)  # the checkpoint's game where none is named
         claim_results_dir(out, self.results_file, settings)
         out.mkdir(parents=True, exist_ok=True)
         self.episodes = [e for e in read_histories(self.histories_file) if e["seed"] in self.wanted]
@@ -224,7 +252,10 @@ class Recorder:
 
     def jobs(self) -> list[Job]:
         s = self.settings
-        return [Job(self.agent.game, seed, s["step_limit"], s["repeat_limit"], self.finished) for seed in self.todo]
+        tales = s.get("protocol") == "tales"
+        return [
+            Job(self.agent.game, seed, s["step_limit"], s["repeat_limit"], self.finished, tales) for seed in self.todo
+        ]
 
     def summary(self) -> dict:
         a = self.agent
@@ -266,7 +297,10 @@ def play_together(cfg: EvaluateSettings, recorders: list[Recorder], shared: list
     # inclined planes), so that the pool does not end waiting on them with its other slots empty
     jobs = sorted((j for r in recorders for j in r.jobs()), key=lambda j: -j.game.step_limit)
     slots = env_slots(agent, cfg.batch_size, len(jobs))
-    envs = shared or (start_envs(jobs[0].game, agent.modules, slots, agent.reads_valid_actions) if jobs else [])
+    tales_fold = cfg.fold if cfg.protocol == "tales" else None
+    envs = shared or (
+        start_envs(jobs[0].game, agent.modules, slots, agent.reads_valid_actions, tales_fold) if jobs else []
+    )
     # the bar starts once the JVMs are up, so that its first time estimate is about playing
     total = sum(len(r.wanted) for r in recorders)
     bar = tqdm(

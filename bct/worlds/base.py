@@ -152,6 +152,8 @@ class World:
     names: Callable[[str], list[str]]  # every room, object and place its fixed sentences name in a text
     version: Callable[[], dict[str, str]]  # its release, as data manifests record it ({"twx_version": "1.1.0"})
     planner: ModuleType | None = None  # has_rules(game), Shadow(game, modules), play(view): agent=planner
+    # tale-suite's environments of its games (protocol=tales): FOLDS, tales_name(game), fold_list(game, fold), TalesEnv
+    tales: ModuleType | None = None
     groups: Mapping[str, list[str]] = field(default_factory=dict)  # a name for several games (`scienceworld`)
     # whether its parser takes commands beyond its valid-action list (the list is then a hint, and gold
     # paths are not checked against it)

@@ -8,6 +8,7 @@ Adding a world: a folder implementing `bct.worlds.base.World`, and one line in W
 from __future__ import annotations
 
 import logging
+import random
 import re
 
 from bct.core.errors import UserError, unknown
@@ -105,13 +106,55 @@ def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str
 
 
 def open_game(
-    game: Game, modules: bool | str | list = True, step_limit: int = 1000, list_actions: bool = True
+    game: Game,
+    modules: bool | str | list = True,
+    step_limit: int = 1000,
+    list_actions: bool = True,
+    tales_fold: str | None = None,
 ) -> ModularEnv:
     """`game` in its world's environment with modules in front: its own (modules=True), none (False),
     every module (all), each with the working memory where `game.memory`; or the modules named in a list.
-    `list_actions=False`: a world may leave its valid-action list empty where nobody reads it (gold paths)."""
+    `list_actions=False`: a world may leave its valid-action list empty where nobody reads it (gold paths).
+    `tales_fold`: in tale-suite's environment of the game, playing that fold (`protocol=tales`), not its world's."""
     names = modules if isinstance(modules, list) else modules_of(game, modules)
+    if tales_fold is not None:
+        return ModularEnv(game, tales_env(game, tales_fold, list_actions), names)
     return ModularEnv(game, world_of(game).open(game, step_limit, list_actions), names)
+
+
+def tales_of(game: Game, fold: str):
+    """The game's world's TALES module (`World.tales`), refused in one line where TALES does not play the game or
+    the fold."""
+    tales = world_of(game).tales
+    if tales is None or tales.tales_name(game) is None:
+        raise UserError(f"protocol=tales: TALES has no environment for {game.name}; play it with protocol=bct")
+    if fold not in tales.FOLDS:
+        raise UserError(
+            f"protocol=tales: TALES's {world_of(game).name} environments play {' and '.join(tales.FOLDS)}, not {fold}"
+        )
+    return tales
+
+
+def tales_env(game: Game, fold: str, list_actions: bool = True):
+    """tale-suite's own environment of `game`, playing `fold` (bct.worlds.tales)."""
+    return tales_of(game, fold).TalesEnv(game, fold, list_actions)
+
+
+def protocol_seeds(game: Game, fold: str, n: int, protocol: str = "bct", draw: int = 1) -> list[int]:
+    """The variations an evaluation plays: bct's (`fold_seeds`; `draw=2`: `n` others of the same fold, disjoint from
+    the first draw, where the fold holds them), or those TALES's game seeds 1..n pick from the fold's list."""
+    if protocol == "tales":
+        from bct.worlds.tales import tales_seeds
+
+        return tales_seeds(tales_of(game, fold).fold_list(game, fold), n)
+    first = fold_seeds(game, fold, n)
+    if draw == 1:
+        return first
+    size = world_of(game).fold_size(game, fold)
+    if size < 2 * n:
+        raise UserError(f"draw={draw}: {game.name}'s {fold} fold has {size} variations, fewer than two draws of {n}")
+    rest = sorted(set(fold_seeds(game, fold, size)) - set(first))
+    return sorted(random.Random(f"{game.world_game} {game.params} {fold} draw {draw}").sample(rest, n))
 
 
 def names(text: str) -> list[str]:

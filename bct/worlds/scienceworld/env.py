@@ -31,6 +31,16 @@ def carried(name: str, into_pot: str) -> str | None:
     }.get(into_pot)
 
 
+def cap_heap() -> None:
+    """ScienceWorld's JVM takes up to a quarter of the machine's memory by default (1-2 GB resident each while
+    playing): a capped heap and the serial collector keep it near 0.4 GB, so that an evaluation's games fit side by
+    side. A heap the user set in JAVA_TOOL_OPTIONS stays; bct's own option there (no perf data, bct.core.java) is
+    kept beside the cap."""
+    options = os.environ.get("JAVA_TOOL_OPTIONS", "")
+    if "-Xmx" not in options:
+        os.environ["JAVA_TOOL_OPTIONS"] = f"{options} {JVM_OPTIONS}".strip()
+
+
 class ScienceWorldEnv:
     """One ScienceWorld task in its own JVM; a seed is a variation number of the task."""
 
@@ -38,13 +48,7 @@ class ScienceWorldEnv:
         from scienceworld import ScienceWorldEnv as Env
 
         check_java()
-        # ScienceWorld's JVM takes up to a quarter of the machine's memory by default (1-2 GB resident each while
-        # playing): a capped heap and the serial collector keep it near 0.4 GB, so that an evaluation's games
-        # fit side by side. A heap the user set in JAVA_TOOL_OPTIONS stays; bct's own option there (no perf data,
-        # bct.core.java) is kept beside the cap.
-        options = os.environ.get("JAVA_TOOL_OPTIONS", "")
-        if "-Xmx" not in options:
-            os.environ["JAVA_TOOL_OPTIONS"] = f"{options} {JVM_OPTIONS}".strip()
+        cap_heap()
         self.game = game
         self.list_actions = list_actions
         self.sw = Env("", envStepLimit=step_limit)

@@ -7,7 +7,7 @@ import re
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.scienceworld import check, games, gold, text
+from bct.worlds.scienceworld import check, games, gold, tales, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
 
 REFUSALS = ("No known action matches that input", "Unknown action")
@@ -54,5 +54,6 @@ SCIENCEWORLD = World.of(
         r"There is only one thing \(.+\)\.?",
         r"That container is empty, so there are no items to mix\.",
     ),
+    tales=tales,
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )

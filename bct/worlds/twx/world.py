@@ -5,9 +5,16 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.twx import games, gold, planner, text
+from bct.worlds.twx import games, gold, planner, tales, text
 from bct.worlds.twx.env import TWXEnv
 
 TWX = World.of(
-    "twx", games, gold, text, TWXEnv, planner=planner, version=lambda: {"twx_version": version("textworld-express")}
+    "twx",
+    games,
+    gold,
+    text,
+    TWXEnv,
+    planner=planner,
+    tales=tales,
+    version=lambda: {"twx_version": version("textworld-express")},
 )

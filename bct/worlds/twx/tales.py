@@ -1,0 +1,58 @@
+"""TextWorldExpress in TALES's benchmark (`protocol=tales`): tale-suite's sixteen `tales/TWX<Setting>-v0` environments,
+each TALES's own game parameters (which may differ from bct's game of that setting where TALES names a parameter bct
+leaves at TWX's default: its coin sets limitInventorySize=0)."""
+
+from __future__ import annotations
+
+from bct.core.java import check_java
+from bct.worlds.base import Game, GameState
+from bct.worlds.tales import TalesGameEnv, after_task
+from bct.worlds.twx.games import FOLD_SEEDS, FOLD_SIZE
+
+FOLDS = ("test",)  # its environment resets TWX's test fold whatever seeds it lists
+
+# bct's game of each of TALES's settings -> TALES's environment
+NAMES = {
+    "cookingworld-tales": "TWXCookingWorld",
+    "twc": "TWXTextWorldCommonsense",
+    "coin-tales": "TWXCoinCollector",
+    "arithmetic": "TWXArithmetic",
+    "mapreader-tales": "TWXMapReader",
+    "sorting": "TWXSorting",
+    "peckingorder": "TWXPeckingOrder",
+    **{f"simonsays-tales-{n}": f"TWXSimonSays{n}" for n in (10, 50, 100)},
+    **{f"simonsays-memory-tales-{n}": f"TWXSimonSaysWithMemory{n}" for n in (10, 50)},
+    "simonsays-memory-tales": "TWXSimonSaysWithMemory100",
+    **{f"simonsays-memory-verbose-tales-{n}": f"TWXSimonSaysWithMemory{n}Verbose" for n in (10, 50, 100)},
+}
+
+
+def tales_name(game: Game) -> str | None:
+    """TALES's environment of the setting `game` is (with its working memory or without); None for another."""
+    return None if game.overrides else NAMES.get(game.preset or game.name)
+
+
+def fold_list(game: Game, fold: str) -> list[int]:
+    """TWX's seeds of the fold, in order, as TALES lists them."""
+    return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + FOLD_SIZE))
+
+
+class TalesEnv(TalesGameEnv):
+    fold_list_attr = "seeds"
+
+    def __init__(self, game: Game, fold: str, list_actions: bool = True):
+        check_java()
+        super().__init__(game, tales_name(game), fold, list_actions)
+
+    def state(self, obs: str, info: dict, done: bool, first: bool = False) -> GameState:
+        task = str(info["taskDescription"])
+        return GameState(
+            task=task,
+            observation=after_task(str(obs), task) if first else str(obs),
+            look=str(info["look"]),
+            inventory=str(info["inventory"]),
+            valid_actions=list(info["admissible_commands"]),
+            score=max(0.0, int(info["score"]) / 100),
+            done=bool(done or info["won"] or info["lost"]),
+            success=bool(info["won"]),
+        )
