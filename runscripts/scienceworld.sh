@@ -3,7 +3,7 @@
 # (replayed, kept where they reach 100), one agent trained on all 30 (the offline CPU preset, on a GPU when there is
 # one), evaluated on test variations beside the oracle and random, and the per-task table (final score, best score in
 # play and TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report. Every agent this
-# recipe has trained, what each change did and one training's spread: docs/scienceworld.md, "The 30-task agents".
+# recipe has trained, what each change did and one training's spread: docs/experiments/README.md.
 # Settings (environment variables):
 #   RESULTS (results/scienceworld), DATA (data), CHECKPOINTS (checkpoints): where results, gold data and agent go.
 #   VARIATIONS (10): test variations per task, all where fewer. STEPS (100, as TALES plays): the learned agent's game

@@ -27,7 +27,7 @@ on that box: the box the simulator's path ends on, or the path goes on. Every re
 threshold (the `compare` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
 substance's state. Trained on the 30 with it, 8 of 10 test episodes are solved (2 before), but 6 of them stop at 202
 degrees, where the train paths of threshold 200 settle, not at their own threshold: the agent learned where the paths
-stop more than the comparison (docs/scienceworld.md, "A reading that settles the answer").
+stop more than the comparison (docs/experiments/sw-settled8.md).
 """
 
 from __future__ import annotations
