@@ -121,3 +121,35 @@ def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
     assert "LLM gpt+mod [3% invalid replies]" in rows
     r = cli("bct.report", str(tmp_path))
     assert r.returncode == 0 and "100% *" in r.stdout and "most actions came from the closest-valid-action" in r.stdout
+
+
+def _result(root, training, task, fold, score, protocol=None, draw=1, history_scores=None):
+    """A results folder as bct.evaluate writes it: one training's play of one ScienceWorld task."""
+    settings = {"checkpoint": f"/ckpt/{training}", "fold": fold, **({"protocol": protocol} if protocol else {})}
+    settings |= {"draw": draw} if draw != 1 else {}
+    out = root / training / f"recipe-on-scienceworld-{task}" / f"{fold}-{protocol or 'bct'}{draw}"
+    out.mkdir(parents=True)
+    r = {"game": f"scienceworld-{task}-nomemory", "modules": True, "fold": fold, "agent": "t5", "avg_score": score,
+         "avg_steps": 10.0, "avg_env_steps": 10.0, "settings": settings, **({"protocol": protocol} if protocol else {})}  # fmt: skip
+    (out / "results.json").write_text(json.dumps(r))
+    history = [{"score": s, "from_module": False} for s in history_scores or [score]]
+    (out / "histories.jsonl").write_text(json.dumps({"seed": 1, "history": history}) + "\n")
+
+
+def test_a_recipe_is_reported_as_the_mean_and_spread_of_its_trainings_on_each_fold_draw_and_loop(tmp_path):
+    from bct.reports.results import collect
+    from bct.reports.trainings import recipes_table
+
+    for training, base in [("seed42", 0.6), ("seed43", 0.8)]:
+        for task in ("boil", "find-plant"):
+            # bct's loop on dev: the table reads TALES's measure, the best score in play, not the final 0.0
+            _result(tmp_path, training, task, "dev", 0.0, history_scores=[base, 0.0])
+            _result(tmp_path, training, task, "test", base, protocol="tales")
+            _result(tmp_path, training, task, "test", base - 0.1, draw=2)
+    table = recipes_table(collect(tmp_path))
+    header, _, row = table.splitlines()[:3]
+    assert header == "| recipe | dev | test, second draw | test (TALES's loop) |"
+    assert row.startswith("| recipe |")  # the run, whatever task it played
+    assert "0.700 (0.600-0.800, 2 trainings), 2 tasks" in row  # dev and TALES's loop: mean of 0.6 and 0.8
+    assert "0.600 (0.500-0.700, 2 trainings), 2 tasks" in row  # the second draw
+    assert "| boil | 0.70 (0.60-0.80) |" in table and "claude-opus-4.5" in table

@@ -16,6 +16,7 @@ from bct.core.errors import ArgumentParser, UserError, exits_cleanly
 from bct.core.files import write_atomic
 from bct.reports.results import collect, invalid_share
 from bct.reports.scienceworld import scienceworld_table
+from bct.reports.trainings import recipes_table
 from bct.worlds.registry import FOLDS, modules_label
 
 
@@ -62,6 +63,10 @@ def main() -> None:
         out = Path(args.results_dir) / "scienceworld-table.md"
         write_atomic(out, science)
         print(f"{science}\nwrote {out}")
+        recipes = recipes_table(rows)  # each recipe's trainings: mean and spread on each fold, draw and loop
+        out = Path(args.results_dir) / "recipes.md"
+        write_atomic(out, recipes)
+        print(f"{recipes}\nwrote {out}")
     if args.html:
         from bct.reports.html import write_html
 
