@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # ScienceWorld's 30 science tasks, from nothing to the per-task table: gold data from ScienceWorld's own gold paths
 # (replayed, kept where they reach 100), one agent trained on all 30 (the offline CPU preset, on a GPU when there is
-# one), evaluated on test variations beside the oracle and random, and the per-task table (final score, best score in
-# play and TALES's protocol, beside SwiftSage's and TALES's published means) and the HTML report. Every agent this
+# one), evaluated on dev (and, to report, on test) beside the oracle and random under the same budget, and the tables
+# (per task: final score, best score in play and TALES's measure; per recipe: mean and spread of its trainings,
+# beside SwiftSage's and TALES's published means) and the HTML report. Every agent this
 # recipe has trained, what each change did and one training's spread: docs/experiments/README.md.
 # Settings (environment variables):
 #   RESULTS (results/scienceworld), DATA (data), CHECKPOINTS (checkpoints): where results, gold data and agent go.
-#   VARIATIONS (10): test variations per task, all where fewer. STEPS (100, as TALES plays): the learned agent's game
-#     actions per episode, module calls not counted.
+#   VARIATIONS (10): variations per task in bct's loop, all where fewer. STEPS (100, as TALES plays): game actions per
+#     episode in bct's loop (the agents' and the oracle's and random's alike), module calls not counted.
 #   GAMES (20): train variations per task. EPOCHS (8). DECISIVE (4): copies of each focus example an epoch.
 #   MODULES (true): the compare module (a reading against the task's threshold, bct/modules/compare.py), notes (the
 #     recipe read, chemistry-mix), slides (each inclined plane's slide) and circuit (the connections made, in the
@@ -30,8 +31,13 @@
 #     ensemble's pool is: on `sw-settle8`'s checkpoint 0.810 by TALES's measure against 0.788 in the beams' order;
 #     0: the diverse beam search's order.
 #   SEEDS (1): trainings of the agent on the same data, seeds 42, 43, ... (the second and later under
-#     CHECKPOINTS/seed<N>); more than one play as one ensemble (agent.ensemble: their candidates pooled, ranked by
-#     their mean log-likelihood).
+#     CHECKPOINTS/seed<N>), each played on its own (RESULTS/seed<N>); more than one are also played as one ensemble
+#     (RESULTS/ensemble; agent.ensemble: their candidates pooled, ranked by their mean log-likelihood).
+#   FOLDS (dev): where the agents play. Choices are made on dev; `FOLDS="dev test"` reports a recipe already chosen
+#     on test too: its usual draw, a second draw of VARIATIONS others (the tasks whose test fold holds them) and
+#     TALES's loop. Each fold is played by bct's loop (VARIATIONS a task, STEPS game actions) and by TALES's
+#     (protocol=tales: tale-suite's environments, its game seeds 1..TALES_SEEDS (5), 100 game commands).
+#   RESULTS/recipes.md: each measure's mean and spread (min-max) over the trainings, per task too.
 #   Extra Hydra overrides go to bct.train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +60,8 @@ WIDE=${WIDE:-1}
 SKIP_IDLE=${SKIP_IDLE:-1}
 SEEDS=${SEEDS:-1}
 RERANK=${RERANK:-1}
+FOLDS=${FOLDS:-dev}
+TALES_SEEDS=${TALES_SEEDS:-5}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
 mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
 if [ "$WIDE" = 1 ]; then
@@ -102,32 +110,56 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
     "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
-  members=()
-  for ((k = 1; k < SEEDS; k++)); do  # the same recipe from other seeds, to play beside it as one agent
+  trainings=("$CHECKPOINTS/$run")
+  for ((k = 1; k < SEEDS; k++)); do  # the same recipe from other seeds: each played on its own, and all as one agent
     echo "[$(date +%T)] training $((k + 1)) of ${SEEDS} (seed $((42 + k)))"
     $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
       "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" \
       "checkpoint_dir=$CHECKPOINTS/seed$((42 + k))" progress=false "$@" "seed=$((42 + k))" >>"$RESULTS/logs/train.log" 2>&1
     tail -n 1 "$RESULTS/logs/train.log"
-    members+=("$CHECKPOINTS/seed$((42 + k))/$run")
+    trainings+=("$CHECKPOINTS/seed$((42 + k))/$run")
   done
-  echo "[$(date +%T)] the agent on every task, $VARIATIONS test variations each (all where a task has fewer)"
   # the agent writes its action (ScienceWorld's parser judges it): of 8 beam candidates, the best that names only
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
-  play=(fold=test "num_variations=$VARIATIONS" "step_limit=$STEPS" agent.num_beams=8 agent.untried=true "results_dir=$RESULTS" progress=false)
-  if [ "$SKIP_IDLE" = 1 ]; then play+=(agent.skip_idle=true); fi
-  if [ ${#members[@]} -gt 0 ]; then play+=("agent.ensemble=[$(IFS=,; echo "${members[*]}")]")
-  elif [ "$RERANK" = 1 ]; then play+=(agent.rerank=true); fi  # an ensemble's pool is always so ordered
-  if [ "$JOBS" = 1 ]; then
-    $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "${play[@]}" | tee -a "$RESULTS/logs/evaluate.log"
-  else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
-    printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=$CHECKPOINTS/$run" "games=[{}]" "memory=$memory" \
-      "${play[@]}" threads=1 2>>"$RESULTS/logs/evaluate.log" | tee -a "$RESULTS/logs/evaluate.log"
+  agent=(agent.num_beams=8 agent.untried=true progress=false)
+  if [ "$SKIP_IDLE" = 1 ]; then agent+=(agent.skip_idle=true); fi
+  one=(); if [ "$RERANK" = 1 ]; then one=(agent.rerank=true); fi  # an ensemble's pool is always so ordered
+  players=()  # "results folder|checkpoint|agent settings": each training, then all of them as one agent
+  for ((k = 0; k < ${#trainings[@]}; k++)); do players+=("$RESULTS/seed$((42 + k))|${trainings[k]}|${one[*]}"); done
+  if [ "$SEEDS" -gt 1 ]; then
+    players+=("$RESULTS/ensemble|${trainings[0]}|agent.ensemble=[$(IFS=,; echo "${trainings[*]:1}")]")
   fi
+  for player in "${players[@]}"; do
+    IFS='|' read -r out checkpoint extra <<<"$player"
+    read -ra extra <<<"$extra"
+    for fold in $FOLDS; do
+      # bct's loop on the usual draw; on test also a second draw (the tasks with 20+ test variations); then TALES's
+      ways=("num_variations=$VARIATIONS step_limit=$STEPS")
+      [ "$fold" = test ] && ways+=("num_variations=$VARIATIONS step_limit=$STEPS draw=2")
+      ways+=("num_variations=$TALES_SEEDS protocol=tales")
+      for way in "${ways[@]}"; do
+        echo "[$(date +%T)] $checkpoint on $fold ($way) -> $out"
+        read -ra w <<<"$way"
+        if [ "$JOBS" = 1 ]; then
+          $py -m bct.evaluate "checkpoint=$checkpoint" "fold=$fold" "${w[@]}" "${agent[@]}" "${extra[@]}" "results_dir=$out" |
+            tee -a "$RESULTS/logs/evaluate.log" | tail -n 3
+        else  # one process a task, JOBS at once, one PyTorch thread each (the games' JVMs need the cores)
+          printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} $py -m bct.evaluate "checkpoint=$checkpoint" "games=[{}]" "memory=$memory" \
+            "fold=$fold" "${w[@]}" "${agent[@]}" "${extra[@]}" "results_dir=$out" threads=1 2>>"$RESULTS/logs/evaluate.log" |
+            tee -a "$RESULTS/logs/evaluate.log" | tail -n 3
+        fi
+      done
+    done
+  done
 done
-for agent in oracle random; do  # every task in one pool of episodes, a results folder each
-  $py -m bct.evaluate "agent=$agent" "games=[$oracle_games]" modules=false fold=test "num_variations=$VARIATIONS" \
-    "results_dir=$RESULTS" progress=false | tail -n 30
+for agent in oracle random; do  # every task in one pool of episodes, a results folder each, under the same budget
+  for fold in $FOLDS; do
+    for way in "num_variations=$VARIATIONS step_limit=$STEPS" "num_variations=$TALES_SEEDS protocol=tales"; do
+      read -ra w <<<"$way"
+      $py -m bct.evaluate "agent=$agent" "games=[$oracle_games]" modules=false memory=false "fold=$fold" "${w[@]}" \
+        "results_dir=$RESULTS/$agent" progress=false | tail -n 30
+    done
+  done
 done
 $py -m bct.report "$RESULTS" --html "$RESULTS/report.html" | sed -n '/^| task/,$p'
 echo "[$(date +%T)] done in $(( ($(date +%s) - start) / 60 )) minutes; $RESULTS/scienceworld-table.md, $RESULTS/report.html"

@@ -1,6 +1,7 @@
 """ScienceWorld as a second world: its 30 tasks in the registry, their folds, their gold paths replayed to
 score 1.0 through bct's environment interface, simplifications as parameters, an unknown task's one line."""
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -230,6 +231,7 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     script = Path(__file__).resolve().parents[1] / "runscripts" / "scienceworld.sh"
     task = "scienceworld-power-component"  # its mix entry (three passes an epoch) is kept; the others are dropped
     small = {"TASKS": task, "GAMES": "2", "EPOCHS": "1", "MODEL": "t5-tiny-scratch", "VARIATIONS": "1", "STEPS": "5"}
+    small |= {"TALES_SEEDS": "1"}  # dev only (FOLDS' default): choices are made there
     where = {k: str(tmp_path / k.lower()) for k in ("RESULTS", "DATA", "CHECKPOINTS")}
     r = subprocess.run(["bash", str(script)], env={**os.environ, **small, **where}, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -239,11 +241,19 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     _, _, run = load_checkpoint(tmp_path / "checkpoints" / "scienceworld-nomemory")
     (trained,) = [g["game"] for g in run["settings"]["games"]]
     assert trained.startswith(task) and run["settings"]["mix"][trained]["passes"] == 3
-    table = (tmp_path / "results" / "scienceworld-table.md").read_text()
+    results = tmp_path / "results"
+    table = (results / "scienceworld-table.md").read_text()
     assert "| power-component |" in table and "oracle" in table and "random" in table
-    assert (tmp_path / "results" / "report.html").is_file()
-    # one model plays its candidates reranked by their plain likelihood (RERANK=1), filed under the run's -rerank name
-    assert [p.name for p in (tmp_path / "results").glob("scienceworld-nomemory-rerank*")], r.stdout[-2000:]
+    assert (results / "report.html").is_file()
+    # one model plays its candidates reranked by their plain likelihood (RERANK=1), filed under the run's -rerank name,
+    # on dev alone, by bct's loop and by TALES's; the oracle and random under the same budgets
+    played = sorted(
+        p.parent.name.split("-")[0] for p in results.glob("seed42/scienceworld-nomemory-rerank*/*/results.json")
+    )
+    assert played == ["dev", "dev"], r.stdout[-2000:]
+    loops = [json.loads(p.read_text()).get("protocol") for p in results.glob("*/*/dev-*/results.json")]
+    assert sorted(map(str, loops)) == ["None"] * 3 + ["tales"] * 3  # the agent, oracle and random, each both ways
+    assert "| scienceworld-nomemory-rerank | " in (results / "recipes.md").read_text()
     assert "done in" in r.stdout
 
 
