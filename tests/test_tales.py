@@ -66,13 +66,14 @@ def test_tales_refuses_what_its_loop_does_not_do_in_one_line():
 def test_every_tales_twx_setting_is_a_bct_game_and_its_parameters_agree_where_both_name_them():
     from tales.textworld_express.twx_data import TASKS
 
-    from bct.worlds.twx.tales import NAMES
+    from bct.worlds.twx.tales import NAMES, tales_name
 
     assert sorted(NAMES.values()) == sorted(f"TWX{name}" for name, _, _ in TASKS)
     params = {f"TWX{name}": (game, p) for name, game, p in TASKS}
     differ = []
     for ours, theirs in NAMES.items():
         game = get_game(ours)
+        assert tales_name(game) == theirs
         twx_game, p = params[theirs]
         assert game.world_game == twx_game
         given = dict(kv.strip().split("=") for kv in p.split(",") if kv.strip())

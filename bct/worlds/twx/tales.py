@@ -7,29 +7,20 @@ from __future__ import annotations
 from bct.core.java import check_java
 from bct.worlds.base import Game, GameState
 from bct.worlds.tales import TalesGameEnv, after_task
-from bct.worlds.twx.games import FOLD_SEEDS, FOLD_SIZE
+from bct.worlds.twx.games import ALIASES, FOLD_SEEDS, FOLD_SIZE, TALES_ENVS
 
 FOLDS = ("test",)  # its environment resets TWX's test fold whatever seeds it lists
 
-# bct's game of each of TALES's settings -> TALES's environment
-NAMES = {
-    "cookingworld-tales": "TWXCookingWorld",
-    "twc": "TWXTextWorldCommonsense",
-    "coin-tales": "TWXCoinCollector",
-    "arithmetic": "TWXArithmetic",
-    "mapreader-tales": "TWXMapReader",
-    "sorting": "TWXSorting",
-    "peckingorder": "TWXPeckingOrder",
-    **{f"simonsays-tales-{n}": f"TWXSimonSays{n}" for n in (10, 50, 100)},
-    **{f"simonsays-memory-tales-{n}": f"TWXSimonSaysWithMemory{n}" for n in (10, 50)},
-    "simonsays-memory-tales": "TWXSimonSaysWithMemory100",
-    **{f"simonsays-memory-verbose-tales-{n}": f"TWXSimonSaysWithMemory{n}Verbose" for n in (10, 50, 100)},
-}
+# bct's game of each of TALES's settings -> TALES's environment (the games' own table, read the other way)
+NAMES = {game: env for env, game in TALES_ENVS.items()}
 
 
 def tales_name(game: Game) -> str | None:
     """TALES's environment of the setting `game` is (with its working memory or without); None for another."""
-    return None if game.overrides else NAMES.get(game.preset or game.name)
+    if game.overrides:
+        return None
+    name = game.preset or game.name
+    return NAMES.get(name) or next((env for alias, env in NAMES.items() if ALIASES.get(alias) == name), None)
 
 
 def fold_list(game: Game, fold: str) -> list[int]:
