@@ -151,3 +151,24 @@ def test_the_llm_agent_plays_scienceworld_writing_commands_with_its_memory(serve
     assert "Commands take these forms" in query and "focus on OBJ" in query and "recall progress" in query
     assert "What you remember:" in query and "Focused on: nothing yet." in query
     assert "The valid action set contains" not in query
+
+
+def test_the_llm_agent_plays_scienceworld_through_tales_loop(server, tmp_path):
+    """The zero-shot LLM row's protocol: TALES's own ScienceWorld environment and rules (here 3 game commands)."""
+    pytest.importorskip("tales", reason="tale-suite is installed by runscripts/setup.sh")
+    r = subprocess.run(
+        [
+            sys.executable, "-m", "bct.evaluate", "agent=llm", "+game=scienceworld-find-non-living-thing",
+            f"agent.base_url={server['url']}", f"agent.model={server['model']}", "agent.api=completions",
+            "agent.max_tokens=8", "agent.history_turns=1", "agent.cache_dir=null", "fold=test", "num_variations=1",
+            "protocol=tales", "step_limit=3", f"results_dir={tmp_path}", "progress=false",
+        ],
+        capture_output=True, text=True, cwd=ROOT, timeout=900,
+    )  # fmt: skip
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    res = json.loads(next(tmp_path.rglob("results.json")).read_text())
+    [episode] = res["per_variation"]
+    assert (
+        res["protocol"] == "tales" and episode["seed"] == 226
+    )  # TALES's game seed 1: the 2nd of test's list (225-299)
+    assert episode["env_steps"] == 3 and res["agent_stats"]["calls"] == episode["steps"]
