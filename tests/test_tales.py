@@ -10,7 +10,7 @@ from bct.agents.base import Agent, Decision
 from bct.agents.rollout import Job, play
 from bct.config.settings import EvaluateSettings
 from bct.core.errors import UserError
-from bct.worlds.registry import fold_seeds, get_game, open_game, protocol_seeds
+from bct.worlds.registry import fold_seeds, get_game, open_game, protocol_seeds, tales_runs
 from bct.worlds.scienceworld.games import VARIATIONS
 
 tales = pytest.importorskip("tales", reason="tale-suite is installed by runscripts/setup.sh")
@@ -40,6 +40,8 @@ def test_tales_seeds_are_its_game_seeds_1_to_n_of_the_folds_list():
     assert protocol_seeds(boil, "test", 5, "tales") == [22, 23, 24, 25, 26]
     assert protocol_seeds(boil, "test", 9, "tales") == [22, 23, 24, 25, 26, 27, 28, 29, 21]  # s % 9 wraps to the first
     assert protocol_seeds(boil, "dev", 2, "tales") == [15, 16]
+    stages = get_game("scienceworld-identify-life-stages-2")  # 4 test variations, 6-9: seeds 1-5 pick 7 twice
+    assert tales_runs(stages, "test", 5) == {7: 2, 8: 1, 9: 1, 6: 1}
     assert protocol_seeds(get_game("twc"), "test", 3, "tales") == [20001, 20002, 20003]
 
 
@@ -143,3 +145,14 @@ def test_the_oracle_through_tales_on_twc_scores_one_and_its_results_say_tales(tm
     assert r["protocol"] == "tales" and r["settings"]["step_limit"] == 100 and r["settings"]["repeat_limit"] is None
     assert [v["seed"] for v in r["per_variation"]] == [20001, 20002, 20003]
     assert all(v["restarts"] == 0 and v["final_score"] == 1.0 for v in r["per_variation"])
+
+
+def test_a_variation_tales_seeds_pick_twice_weighs_as_two_runs():
+    from bct.jobs.evaluation import summarize
+
+    game = get_game("scienceworld-identify-life-stages-2")
+    settings = {**game.record(), "fold": "test", "step_limit": 100, "protocol": "tales"}
+    played = [{"seed": s, "score": score, "steps": 1, "env_steps": 1, "module_steps": 0, "success": score == 1.0,
+               "restarts": 0, "final_score": score} for s, score in [(6, 0.0), (7, 1.0), (8, 0.0), (9, 0.0)]]  # fmt: skip
+    r = summarize(settings, played, 5, {})
+    assert r["avg_score"] == 0.4 and r["complete"]  # seeds 1 and 5 both play variation 7: (1 + 1) / 5

@@ -20,7 +20,7 @@ from bct.core.files import write_json, write_jsonl
 from bct.core.threads import set_threads
 from bct.worlds.base import Game
 from bct.worlds.gold import gold_modules
-from bct.worlds.registry import expand_games, get_game, protocol_seeds, trained_games, world_of
+from bct.worlds.registry import expand_games, from_record, get_game, protocol_seeds, tales_runs, trained_games, world_of
 from bct.worlds.tales import STEPS as TALES_STEPS
 from bct.worlds.tales import TALE_SUITE
 
@@ -105,9 +105,11 @@ def summarize(
     """results.json: averages over the episodes that ran to an end; failed ones are counted apart (a
     rerun plays them again). `needed`: the modules the game's gold path calls (module_calls and the share
     of wasted calls are counted against them)."""
-    n = len(episodes)
-    mean = lambda key: round(sum(e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
     tales = settings.get("protocol") == "tales"
+    # TALES's loop: a variation its seeds pick twice (a fold of fewer than num_variations) weighs as two runs
+    runs = tales_runs(from_record(settings), settings["fold"], num_variations) if tales else {}
+    n = sum(runs.get(e["seed"], 1) for e in episodes)
+    mean = lambda key: round(sum(runs.get(e["seed"], 1) * e[key] for e in episodes) / n, 4) if n else None  # noqa: E731
     shown = ("seed", "score", "steps", "env_steps", "module_steps", "success", *(TALES_FIELDS if tales else ()))
     per_variation = sorted(({k: e.get(k) for k in shown} for e in episodes), key=lambda e: e["seed"])
     return {
@@ -259,10 +261,13 @@ class Recorder:
 
     def summary(self) -> dict:
         a = self.agent
+        tales = (
+            self.settings.get("protocol") == "tales"
+        )  # its runs: num_variations, a variation picked twice counted twice
         return summarize(
             self.settings,
             self.episodes,
-            len(self.wanted),
+            self.cfg.num_variations if tales else len(self.wanted),
             a.stats(),
             a.trained,
             self.failed,

@@ -140,13 +140,18 @@ def tales_env(game: Game, fold: str, list_actions: bool = True):
     return tales_of(game, fold).TalesEnv(game, fold, list_actions)
 
 
+def tales_runs(game: Game, fold: str, n: int) -> dict[int, int]:
+    """The variations TALES's game seeds 1..n play of `game`'s fold, each with its number of runs."""
+    from bct.worlds.tales import tales_runs as runs
+
+    return runs(tales_of(game, fold).fold_list(game, fold), n)
+
+
 def protocol_seeds(game: Game, fold: str, n: int, protocol: str = "bct", draw: int = 1) -> list[int]:
     """The variations an evaluation plays: bct's (`fold_seeds`; `draw=2`: `n` others of the same fold, disjoint from
     the first draw, where the fold holds them), or those TALES's game seeds 1..n pick from the fold's list."""
     if protocol == "tales":
-        from bct.worlds.tales import tales_seeds
-
-        return tales_seeds(tales_of(game, fold).fold_list(game, fold), n)
+        return list(tales_runs(game, fold, n))
     first = fold_seeds(game, fold, n)
     if draw == 1:
         return first

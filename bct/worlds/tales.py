@@ -9,6 +9,7 @@ score counts) are the rollout's (`bct.agents.rollout.Episode`); the variations T
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from bct.core.errors import UserError
@@ -104,6 +105,8 @@ def after_task(obs: str, task: str) -> str:
     return obs.removeprefix(task + "\n\n") if task else obs
 
 
-def tales_seeds(fold_list: list[int], n: int) -> list[int]:
-    """The variations TALES's game seeds 1..n play: the `s % len`-th of the fold's list (distinct where n < len)."""
-    return list(dict.fromkeys(fold_list[s % len(fold_list)] for s in range(1, n + 1)))
+def tales_runs(fold_list: list[int], n: int) -> dict[int, int]:
+    """The variations TALES's game seeds 1..n play (the `s % len`-th of the fold's list), each with its number of runs:
+    a fold of fewer than n variations plays some twice, and the agent is deterministic, so each is played once and
+    weighs as many runs as TALES gives it."""
+    return dict(Counter(fold_list[s % len(fold_list)] for s in range(1, n + 1)))
