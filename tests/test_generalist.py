@@ -177,12 +177,17 @@ def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_
     write("g-coin", "coin-tales", 0.5, games=both, history_scores=[0.0, 1.0, 0.5])
     write("s-twc", "twc", 0.98, modules=True, memory=False)
     write("r-twc", "twc-memory", 0.6, agent="random", game_preset="twc", game_params={})
+    # the one agent through TALES's own loop: a column of its own, kept out of bct's cells
+    tales = {"protocol": "tales", "num_variations": 5, "settings": {"protocol": "tales"}}
+    write("g-coin-tales", "coin-tales", 0.8, games=both, **tales)
     main([str(tmp_path)])
     text = (tmp_path / "twx-table.md").read_text()
     rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines() if line.startswith("| ")}
     assert rows["twc"].startswith("| twc | 1.00 (5.0) | 0.98 (5.0) |  | 0.60 (5.0) |")
     assert rows["TWXTextWorldCommonsense (twc-tales)"].startswith("| TWXTextWorldCommonsense (twc-tales) | 1.00 (5.0)")
     assert rows["TWXCoinCollector (coin-tales)"].startswith("| TWXCoinCollector (coin-tales) | 0.50 (5.0)")
+    assert "| 0.80 (5 runs) | about 1.00 |" in rows["TWXCoinCollector (coin-tales)"]
+    assert "the one agent (over 1 of 16 environments): 0.800." in text
     # over the two environments played: final score (1.0 + 0.5) / 2; best in play (1.0 + 1.0) / 2
     assert "(over 2 of 16 environments), the one agent: 0.750 by the final score" in text
     assert "1.000 by the best score reached during play" in text and "claude-3.7-sonnet 0.958" in text

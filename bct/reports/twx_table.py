@@ -70,10 +70,15 @@ ORDER = (
 )
 
 
+def tales_loop(r: dict) -> bool:
+    """Whether a row was played through TALES's own loop (protocol=tales), not bct's."""
+    return r.get("protocol") == "tales" or r.get("settings", {}).get("protocol") == "tales"
+
+
 def table(rows: list[dict]) -> str:
     games = [*TWX_GAMES, *TALES_GAMES]
     cells: dict[str, dict[str, str]] = {}
-    for r in rows:
+    for r in (r for r in rows if not tales_loop(r)):  # TALES's loop: the generalist table's column
         col = column(r)
         if col not in games:
             continue
@@ -117,9 +122,13 @@ def generalist_table(rows: list[dict]) -> str:
     aggregate computed as TALES computes it (the mean over its environments)."""
     by: dict[str, dict[str, dict]] = {}
     # baselines offered every module, as the one agent is, before those played with the game's own
+    in_tales: dict[str, dict] = {}  # the one agent through TALES's own loop and environments (protocol=tales)
     for r in sorted(rows, key=lambda r: r.get("modules") != "all"):
         col = column(r)
-        if col is not None:
+        if col is not None and tales_loop(r):
+            if row_name(r) == GENERALIST:
+                in_tales.setdefault(get_game(col).name, r)
+        elif col is not None:
             by.setdefault(get_game(col).name, {}).setdefault(row_name(r), r)
 
     def cell(game: str, agent: str) -> str:
@@ -130,6 +139,7 @@ def generalist_table(rows: list[dict]) -> str:
         return next((cell(game, a) for a in SPECIALISTS if cell(game, a)), "")
 
     head = "| {} | one agent | specialist | planner | random |"
+    loop = bool(in_tales)
     lines = [
         "Score (environment steps), test fold: the one agent (one model trained on every game's gold data, every "
         "module offered in every game) beside the T5 agent trained on that game alone (the specialist).",
@@ -144,19 +154,24 @@ def generalist_table(rows: list[dict]) -> str:
         )
     lines += [
         "",
-        head.format("TALES environment (its setting)") + " TALES best published |",
-        "|---|---|---|---|---|---|",
+        head.format("TALES environment (its setting)")
+        + (" one agent, TALES's loop |" if loop else "")
+        + " TALES best published |",
+        "|---|---|---|---|---|---|" + ("---|" if loop else ""),
     ]
-    finals, bests = [], []
+    finals, bests, looped = [], [], []
     for env, preset in TALES_ENVS.items():
         r = by.get(get_game(preset).name, {}).get(GENERALIST)
         if r:
             finals.append(r["avg_score"])
             best = best_in_play(r)
             bests.append(best if best is not None else r["avg_score"])
+        t = in_tales.get(get_game(preset).name)
+        looped += [t["avg_score"]] if t else []
+        through = (f" {t['avg_score']:.2f} ({t['num_variations']} runs) |" if t else " |") if loop else ""
         lines.append(
             f"| {env} ({preset}) | {cell(preset, GENERALIST)} | {specialist(preset)} | "
-            f"{cell(preset, NAMES['planner'])} | {cell(preset, 'random')} | {TALES_BEST.get(env, '')} |"
+            f"{cell(preset, NAMES['planner'])} | {cell(preset, 'random')} |{through} {TALES_BEST.get(env, '')} |"
         )
     n = len(TALES_ENVS)
     if finals:
@@ -169,6 +184,14 @@ def generalist_table(rows: list[dict]) -> str:
             + ", ".join(f"{name} {v:.3f}" for name, v in TALES_AGGREGATE.items())
             + ". TALES's LLMs play 100 game steps with no list of valid actions and no modules; the one agent "
             "chooses among the valid actions and module commands, and its step limits count module calls.",
+        ]
+    if looped:
+        done = "" if len(looped) == n else f" (over {len(looped)} of {n} environments)"
+        lines += [
+            "",
+            f"Through TALES's own loop and environments (protocol=tales: tale-suite's TWX environments, game seeds "
+            f"1-5, 100 game commands, module calls free, the best score), the one agent{done}: "
+            f"{sum(looped) / len(looped):.3f}.",
         ]
     return "\n".join(lines) + "\n"
 
