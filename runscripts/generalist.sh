@@ -3,7 +3,7 @@
 # with every module offered in every game (+experiment=generalist: modules=all), evaluated on each game it
 # trained on and at the sixteen settings TALES (2025) published zero-shot LLM figures on, beside the
 # specialists (the same preset trained on one game: runscripts/eight-games.sh), the hand-written planner
-# and random (both offered every module too). Writes $RESULTS/twx-table.md (its second table: the one
+# and random (both offered every module too); at TALES's settings also through TALES's own loop (protocol=tales). Writes $RESULTS/twx-table.md (its second table: the one
 # agent, the specialists and TALES's aggregate) and $RESULTS/report.html.
 #   RESULTS (default results/generalist), VARIATIONS (100), SPECIALISTS (default 1: train and evaluate the
 #   specialists too; 0: the one agent and the baselines only); extra Hydra overrides go to bct.train.
@@ -23,8 +23,10 @@ echo "[$(date +%T)] the one agent: every game it trained on, $VARIATIONS test va
 $py -m bct.evaluate checkpoint=checkpoints/generalist fold=test "num_variations=$VARIATIONS" \
   "results_dir=$RESULTS" progress=false | tee -a "$RESULTS/logs/evaluate.log"
 TALES=$($py -c "from bct.worlds.twx.games import TALES_ENVS; print(' '.join(TALES_ENVS.values()))")
-for game in $TALES; do  # TALES's settings (those it trained on are found already played)
+for game in $TALES; do  # TALES's settings (those it trained on are found already played), by bct's loop and TALES's own
   $py -m bct.evaluate checkpoint=checkpoints/generalist "+game=$game" fold=test "num_variations=$VARIATIONS" \
+    "results_dir=$RESULTS" progress=false | tail -n 1
+  $py -m bct.evaluate checkpoint=checkpoints/generalist "+game=$game" fold=test num_variations=5 protocol=tales \
     "results_dir=$RESULTS" progress=false | tail -n 1
 done
 PLANNED=$($py -c "
