@@ -35,3 +35,13 @@ def check_java() -> None:
         major = int(m.group(1)) if m.group(1) != "1" else int(m.group(2) or 0)
         if major < 11:
             raise UserError(f"Java {major} was found. {JAVA_HELP}")
+
+
+def kill_gateway(gateway) -> None:
+    """End a py4j gateway's JVM that died or hangs, without waiting for it to answer (each step may fail: it is
+    gone already)."""
+    for end in (lambda: gateway.java_process.kill(), lambda: gateway.shutdown()):
+        try:
+            end()
+        except Exception:
+            pass

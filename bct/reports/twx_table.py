@@ -174,8 +174,9 @@ def generalist_table(rows: list[dict]) -> str:
             f"{cell(preset, NAMES['planner'])} | {cell(preset, 'random')} |{through} {TALES_BEST.get(env, '')} |"
         )
     n = len(TALES_ENVS)
+    over = lambda k: "" if k == n else f" (over {k} of {n} environments)"  # noqa: E731
     if finals:
-        done = "" if len(finals) == n else f" (over {len(finals)} of {n} environments)"
+        done = over(len(finals))
         lines += [
             "",
             f"Aggregate over TALES's {n} TWX environments{done}, the one agent: {sum(finals) / len(finals):.3f} by the "
@@ -186,11 +187,10 @@ def generalist_table(rows: list[dict]) -> str:
             "chooses among the valid actions and module commands, and its step limits count module calls.",
         ]
     if looped:
-        done = "" if len(looped) == n else f" (over {len(looped)} of {n} environments)"
         lines += [
             "",
             f"Through TALES's own loop and environments (protocol=tales: tale-suite's TWX environments, game seeds "
-            f"1-5, 100 game commands, module calls free, the best score), the one agent{done}: "
+            f"1-5, 100 game commands, module calls free, the best score), the one agent{over(len(looped))}: "
             f"{sum(looped) / len(looped):.3f}.",
         ]
     return "\n".join(lines) + "\n"

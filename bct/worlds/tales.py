@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import replace
 
 from bct.core.errors import UserError
+from bct.core.java import kill_gateway
 from bct.worlds.base import Game, GameState
 
 TALE_SUITE = "tale-suite==1.0.0rc2"
@@ -40,6 +41,7 @@ class TalesGameEnv:
     already playing is TALES's restart, `reset()` without a seed, as its benchmark restarts after a loss."""
 
     fold_list_attr = "variations"  # the TALES environment's list of its fold's variations (or seeds)
+    task_key, inventory_key = "taskDesc", "inv"  # where its info holds the task and the inventory
 
     def __init__(self, game: Game, name: str, fold: str, list_actions: bool = True):
         self.game, self.fold, self.list_actions = game, fold, list_actions
@@ -77,20 +79,27 @@ class TalesGameEnv:
         return self.last
 
     def state(self, obs: str, info: dict, done: bool, first: bool = False) -> GameState:
-        raise NotImplementedError
+        """TALES's info as bct's state: its score is 0-100 in every framework, `won` and `lost` its ends; the task and
+        inventory keys are the world's own (`task_key`, `inventory_key`)."""
+        task = str(info[self.task_key])
+        return GameState(
+            task=task,
+            observation=after_task(str(obs), task) if first else str(obs),
+            look=str(info["look"]),
+            inventory=str(info[self.inventory_key]),
+            valid_actions=list(info["admissible_commands"] or []) if self.list_actions else [],
+            score=max(0.0, int(info["score"]) / 100),
+            done=bool(done or info["won"] or info["lost"]),
+            success=bool(info["won"]),
+        )
 
     def gold_actions(self) -> list[str]:
         """TALES's walkthrough of the variation playing (its info's `extra.walkthrough`)."""
         return list(self.walkthrough)
 
     def kill(self) -> None:
-        inner = getattr(self.tale, "env", None)
-        gateway = getattr(inner, "_gateway", None)
-        for end in (lambda: gateway.java_process.kill(), lambda: gateway.shutdown()):
-            try:
-                end()
-            except Exception:
-                pass
+        """End the JVM of the world's environment inside TALES's, without waiting for it to answer."""
+        kill_gateway(getattr(getattr(self.tale, "env", None), "_gateway", None))
 
     def close(self) -> None:
         try:

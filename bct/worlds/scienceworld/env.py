@@ -13,7 +13,7 @@ import os
 import random
 
 from bct.core.errors import UserError
-from bct.core.java import check_java
+from bct.core.java import check_java, kill_gateway
 from bct.worlds.base import Game, GameState, check_fold
 from bct.worlds.scienceworld.games import SUBSTANCE, fold_of, simplifications
 
@@ -130,11 +130,7 @@ class ScienceWorldEnv:
 
     def kill(self) -> None:
         """End a JVM that died or hangs, without waiting for it to answer."""
-        for end in (lambda: self.sw._gateway.java_process.kill(), lambda: self.sw._gateway.shutdown()):
-            try:
-                end()
-            except Exception:
-                pass
+        kill_gateway(self.sw._gateway)
 
     def close(self) -> None:
         try:

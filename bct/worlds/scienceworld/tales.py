@@ -4,10 +4,10 @@ load a variation as bct's do (no simplifications, the gold path generated) with 
 from __future__ import annotations
 
 from bct.core.java import check_java
-from bct.worlds.base import Game, GameState
+from bct.worlds.base import Game
 from bct.worlds.scienceworld.env import cap_heap
 from bct.worlds.scienceworld.games import FOLD_INDEX, VARIATIONS, simplifications
-from bct.worlds.tales import TalesGameEnv, after_task
+from bct.worlds.tales import TalesGameEnv
 
 # dev through TALES's own loader of the fold ("valid"); its environment is made for test
 FOLDS = ("dev", "test")
@@ -43,17 +43,3 @@ class TalesEnv(TalesGameEnv):
             self.tale.variations = scienceworld_data.get_variations(
                 self.tale.task_name, SPLITS[fold], env=self.tale.env
             )
-
-    def state(self, obs: str, info: dict, done: bool, first: bool = False) -> GameState:
-        task = str(info["taskDesc"])
-        raw = int(info["score"])
-        return GameState(
-            task=task,
-            observation=after_task(str(obs), task) if first else str(obs),
-            look=str(info["look"]),
-            inventory=str(info["inv"]),
-            valid_actions=list(info["admissible_commands"] or []) if self.list_actions else [],
-            score=max(0.0, raw / 100),
-            done=bool(done or info["won"] or info["lost"]),
-            success=bool(info["won"]),
-        )

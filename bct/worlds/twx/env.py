@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bct.core.errors import UserError
-from bct.core.java import check_java
+from bct.core.java import check_java, kill_gateway
 from bct.worlds.base import Game, GameState, check_fold
 
 
@@ -48,14 +48,7 @@ class TWXEnv:
 
     def kill(self) -> None:
         """End a JVM that died or hangs, without waiting for it to answer."""
-        try:
-            self.twx._gateway.java_process.kill()
-        except Exception:
-            pass
-        try:
-            self.twx._gateway.shutdown()
-        except Exception:
-            pass
+        kill_gateway(self.twx._gateway)
 
     def close(self) -> None:
         self.twx.close()

@@ -5,8 +5,8 @@ leaves at TWX's default: its coin sets limitInventorySize=0)."""
 from __future__ import annotations
 
 from bct.core.java import check_java
-from bct.worlds.base import Game, GameState
-from bct.worlds.tales import TalesGameEnv, after_task
+from bct.worlds.base import Game
+from bct.worlds.tales import TalesGameEnv
 from bct.worlds.twx.games import ALIASES, FOLD_SEEDS, FOLD_SIZE, TALES_ENVS
 
 FOLDS = ("test",)  # its environment resets TWX's test fold whatever seeds it lists
@@ -30,20 +30,8 @@ def fold_list(game: Game, fold: str) -> list[int]:
 
 class TalesEnv(TalesGameEnv):
     fold_list_attr = "seeds"
+    task_key, inventory_key = "taskDescription", "inventory"
 
     def __init__(self, game: Game, fold: str, list_actions: bool = True):
         check_java()
         super().__init__(game, tales_name(game), fold, list_actions)
-
-    def state(self, obs: str, info: dict, done: bool, first: bool = False) -> GameState:
-        task = str(info["taskDescription"])
-        return GameState(
-            task=task,
-            observation=after_task(str(obs), task) if first else str(obs),
-            look=str(info["look"]),
-            inventory=str(info["inventory"]),
-            valid_actions=list(info["admissible_commands"]),
-            score=max(0.0, int(info["score"]) / 100),
-            done=bool(done or info["won"] or info["lost"]),
-            success=bool(info["won"]),
-        )
