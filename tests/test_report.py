@@ -125,7 +125,7 @@ def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
 
 def _result(root, training, task, fold, score, protocol=None, draw=1, history_scores=None):
     """A results folder as bct.evaluate writes it: one training's play of one ScienceWorld task."""
-    settings = {"checkpoint": f"/ckpt/{training}", "fold": fold, **({"protocol": protocol} if protocol else {})}
+    settings = {"checkpoint": f"/ckpt/{training}/recipe", "fold": fold, **({"protocol": protocol} if protocol else {})}
     settings |= {"draw": draw} if draw != 1 else {}
     out = root / training / f"recipe-on-scienceworld-{task}" / f"{fold}-{protocol or 'bct'}{draw}"
     out.mkdir(parents=True)
@@ -153,3 +153,16 @@ def test_a_recipe_is_reported_as_the_mean_and_spread_of_its_trainings_on_each_fo
     assert "0.700 (0.600-0.800, 2 trainings), 2 tasks" in row  # dev and TALES's loop: mean of 0.6 and 0.8
     assert "0.600 (0.500-0.700, 2 trainings), 2 tasks" in row  # the second draw
     assert "| boil | 0.70 (0.60-0.80) |" in table and "claude-opus-4.5" in table
+
+
+def test_the_per_task_table_keeps_folds_and_trainings_apart_and_leaves_tales_loop_to_the_recipes_table(tmp_path):
+    from bct.reports.results import collect
+    from bct.reports.scienceworld import scienceworld_table
+
+    for training, base in [("seed42", 0.6), ("seed43", 0.8)]:
+        _result(tmp_path, training, "boil", "dev", base)
+        _result(tmp_path, training, "boil", "test", base, protocol="tales")
+    _result(tmp_path, "seed42", "boil", "test", 0.3)
+    header = scienceworld_table(collect(tmp_path)).splitlines()[0]
+    columns = [c.split(":")[0].strip() for c in header.split(" | ")[1:]]
+    assert sorted(columns) == ["recipe [seed42] (dev)", "recipe [seed42] (test)", "recipe [seed43] (dev)"]

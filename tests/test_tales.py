@@ -50,6 +50,8 @@ def test_a_second_draw_is_as_many_other_variations_of_the_fold_the_same_every_ru
     first, second = fold_seeds(plant, "test", 10), protocol_seeds(plant, "test", 10, draw=2)
     assert len(second) == 10 and not set(first) & set(second) and second == protocol_seeds(plant, "test", 10, draw=2)
     assert protocol_seeds(plant, "test", 10) == first
+    searched = get_game("scienceworld-find-plant").with_params({"search": 1})  # a variant draws as its task does
+    assert protocol_seeds(searched, "test", 10, draw=2) == second
     boil = get_game("scienceworld-boil")
     assert VARIATIONS["boil"][2] < 20
     with pytest.raises(UserError, match="fewer than two draws"):
@@ -99,6 +101,16 @@ def test_the_scienceworld_states_through_tales_are_bct_s_own_on_the_same_variati
             assert (a.observation, a.look, a.inventory, a.score) == (b.observation, b.look, b.inventory, b.score)
     finally:
         ours.close(), theirs.close()
+
+
+@pytest.mark.slow
+def test_one_tales_environment_plays_several_tasks_in_turn_as_each_task_s_own_would():
+    plant, animal = get_game("scienceworld-find-plant"), get_game("scienceworld-find-animal")
+    with open_game(plant, False, list_actions=False, tales_fold="test") as env:
+        env.reset(protocol_seeds(plant, "test", 1, "tales")[0], "test")
+        assert env.switch(animal, False)
+        first = env.reset(protocol_seeds(animal, "test", 1, "tales")[0], "test")
+        assert "animal" in first.task and env.env.tale.task_name == "find-animal"
 
 
 @pytest.mark.slow

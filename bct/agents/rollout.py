@@ -46,8 +46,9 @@ class Episode:
     """One variation played to its end. bct's loop (`tales=False`) ends it at a win, a loss, the step limit or a
     repeated action. TALES's (`tales=True`, its benchmark.py's rules): every game command counts against the
     step limit, module calls do not (they pass no time in the game; twice the limit in all still stops a loop of
-    them); a loss restarts the game inside the same budget, with the prompt begun afresh while the agent keeps what
-    it remembers; only a win ends it early; the score is the best reached at any step."""
+    them); a loss restarts the game inside the same budget, with the prompt and the modules begun afresh (they
+    follow the game) while the agent keeps what it remembers; only a win ends it early; the score is the best
+    reached at any step."""
 
     def __init__(self, env: ModularEnv, game: Game, fold: str, seed: int, modules: bool, tales: bool = False):
         self.env, self.game, self.fold, self.seed, self.modules, self.tales = env, game, fold, seed, modules, tales
@@ -79,7 +80,7 @@ class Episode:
         self.actions.append(decision.action)
         self.history.append(
             {
-                "step": len(self.actions) - 1,
+                "step": len(self.history),
                 "prompt": ob.prompt,
                 "candidates": decision.candidates,
                 "action": decision.action,
@@ -110,7 +111,7 @@ class Episode:
         game_commands = sum(not h["from_module"] for h in self.history)
         if step.done and step.success:
             self.stop = "done"
-        elif game_commands >= step_limit or len(self.actions) >= 2 * step_limit:
+        elif game_commands >= step_limit or len(self.history) >= 2 * step_limit:
             self.stop = "step_limit"
         elif step.done:  # a loss: the same variation again, inside the same budget
             self.history[-1]["restarted"] = True
@@ -120,7 +121,7 @@ class Episode:
             self.start = len(self.actions)
 
     def result(self) -> EpisodeResult:
-        played = [s for s, a in zip(self.steps[1:], self.actions) if a]  # a restart's reset took no action
+        played = [s for s in self.steps[1:] if s.action is not None]  # a restart's reset took no action
         module_steps = sum(s.from_module for s in played)
         last = self.steps[-1] if self.steps else None  # none: it failed at reset
         final = max(0.0, last.score) if last else 0.0

@@ -169,7 +169,9 @@ def evaluate_all(cfg: EvaluateSettings) -> list[Path]:
     folder each, in the order it trained on them), played together: one pool of episodes across the games of
     a world, so that the batch stays full to the end and the games' JVMs start once (`play_together`)."""
     games = checkpoint_games(cfg)
-    return evaluate_games(cfg, games) if len(games) > 1 or cfg.games else [evaluate(cfg)]
+    # a second draw of the checkpoint's own games skips those too small for it (a game named is refused instead)
+    several = len(games) > 1 or cfg.games or (cfg.draw != 1 and cfg.game is None and games)
+    return evaluate_games(cfg, games) if several else [evaluate(cfg)]
 
 
 def evaluate_games(cfg: EvaluateSettings, games: list[Game]) -> list[Path]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bct.config.runs import training_length
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import collect, invalid_share
+from bct.reports.results import collect, invalid_share, usual
 from bct.worlds.registry import modules_label
 from bct.worlds.twx.games import PAPER_GAMES
 
@@ -96,7 +96,7 @@ def label(row: dict) -> str:
 def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
     ours: dict[str, dict[str, tuple[float, float]]] = {}
     placed = []  # (row label, column, row)
-    for row in collect(results_dir, fold):
+    for row in filter(usual, collect(results_dir, fold)):  # bct's loop: TALES's has a table of its own
         params = row.get("game_params")
         if params:  # a variant set from the command line: its preset's column, its parameters on the row
             game = row["settings"].get("game_preset", row["game"])

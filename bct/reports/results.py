@@ -39,6 +39,13 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
     return rows
 
 
+def usual(row: dict) -> bool:
+    """Whether a results row is bct's loop on the usual draw of its fold: not TALES's loop (protocol=tales), not a
+    second draw (draw=2). Tables that place one row a cell keep to these; bct.reports.trainings reads them all."""
+    settings = row.get("settings", {})
+    return settings.get("protocol", row.get("protocol", "bct")) != "tales" and settings.get("draw", 1) == 1
+
+
 def episodes(row: dict) -> list[dict]:
     """The played episodes of one evaluation (its histories.jsonl, beside results.json), in seed order;
     [] where the evaluation wrote none. A damaged line is skipped with a warning."""

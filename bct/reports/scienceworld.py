@@ -14,8 +14,9 @@ claude-opus-4.6 0.920, gpt-5.1 0.902.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from bct.reports.results import best_in_play
+from bct.reports.results import best_in_play, usual
 from bct.worlds.registry import GROUPS
 from bct.worlds.scienceworld.games import OURS
 
@@ -36,6 +37,20 @@ def task_of(game: str) -> str:
     return re.sub(rf"-(?:{'|'.join(OURS)})\d+", "", game.removesuffix("-nomemory").removesuffix("-memory"))
 
 
+def columns(rows: list[dict]):
+    """A row's column: its agent, then its fold, then its training where one agent name has several checkpoints."""
+    trainings: dict[str, set] = {}
+    for r in rows:
+        trainings.setdefault(agent_name(r), set()).add(r.get("settings", {}).get("checkpoint"))
+
+    def column(r: dict) -> str:
+        checkpoint = r.get("settings", {}).get("checkpoint")
+        which = f" [{Path(checkpoint).parent.name}]" if len(trainings[agent_name(r)]) > 1 and checkpoint else ""
+        return f"{agent_name(r)}{which} ({r['fold']})"
+
+    return column
+
+
 def agent_name(r: dict) -> str:
     """A column per agent: a learned one by its run, a baseline by its kind."""
     return r["run"].split("-on-")[0] if r["agent"] == "t5" else r["agent"]
@@ -43,12 +58,15 @@ def agent_name(r: dict) -> str:
 
 def scienceworld_table(rows: list[dict]) -> str:
     """Markdown: a row per task played (all 30 after the full run; only those played after a subset), a column
-    per agent (final score, best in play; TALES; steps), a mean row, then the published means."""
-    rows = [r for r in rows if task_of(r["game"]) in TASKS]
+    per agent and fold (final score, best in play; TALES; steps), a mean row, then the published means. bct's loop
+    on the usual draw only (TALES's loop and the second draw: bct.reports.trainings); trainings of one run name are
+    told apart by their checkpoint's folder (seed42, ...)."""
+    rows = [r for r in rows if task_of(r["game"]) in TASKS and usual(r)]
     if not rows:
         return ""
-    agents = list(dict.fromkeys(agent_name(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
-    cell = {(agent_name(r), task_of(r["game"])): r for r in rows}
+    column = columns(rows)
+    agents = list(dict.fromkeys(column(r) for r in sorted(rows, key=lambda r: r["agent"] != "t5")))
+    cell = {(column(r), task_of(r["game"])): r for r in rows}
     head = "| task | " + " | ".join(f"{a}: final (best in play; TALES), steps" for a in agents) + " |"
     lines = [head, "|" + "---|" * (len(agents) + 1)]
     sums = {a: [0.0, 0.0, 0.0, 0] for a in agents}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import best_in_play, collect
+from bct.reports.results import best_in_play, collect, usual
 from bct.worlds.registry import get_game
 from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 
@@ -75,10 +75,15 @@ def tales_loop(r: dict) -> bool:
     return r.get("protocol") == "tales" or r.get("settings", {}).get("protocol") == "tales"
 
 
+def placed(r: dict) -> bool:
+    """Whether a row has a cell here: bct's loop on the usual draw, or the one agent through TALES's loop."""
+    return usual(r) or (tales_loop(r) and r.get("settings", {}).get("draw", 1) == 1)
+
+
 def table(rows: list[dict]) -> str:
     games = [*TWX_GAMES, *TALES_GAMES]
     cells: dict[str, dict[str, str]] = {}
-    for r in (r for r in rows if not tales_loop(r)):  # TALES's loop: the generalist table's column
+    for r in (r for r in rows if usual(r)):  # TALES's loop: the generalist table's column
         col = column(r)
         if col not in games:
             continue
@@ -123,7 +128,7 @@ def generalist_table(rows: list[dict]) -> str:
     by: dict[str, dict[str, dict]] = {}
     # baselines offered every module, as the one agent is, before those played with the game's own
     in_tales: dict[str, dict] = {}  # the one agent through TALES's own loop and environments (protocol=tales)
-    for r in sorted(rows, key=lambda r: r.get("modules") != "all"):
+    for r in sorted(filter(placed, rows), key=lambda r: r.get("modules") != "all"):
         col = column(r)
         if col is not None and tales_loop(r):
             if row_name(r) == GENERALIST:

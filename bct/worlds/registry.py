@@ -159,7 +159,8 @@ def protocol_seeds(game: Game, fold: str, n: int, protocol: str = "bct", draw: i
     if size < 2 * n:
         raise UserError(f"draw={draw}: {game.name}'s {fold} fold has {size} variations, fewer than two draws of {n}")
     rest = sorted(set(fold_seeds(game, fold, size)) - set(first))
-    return sorted(random.Random(f"{game.world_game} {game.params} {fold} draw {draw}").sample(rest, n))
+    # keyed as the first draw is (the world's game and the fold), so that a game's variants draw alike
+    return sorted(random.Random(f"{game.world_game} {fold} draw {draw}").sample(rest, n))
 
 
 def names(text: str) -> list[str]:

@@ -1,9 +1,9 @@
 """TALES's benchmark, game side: tale-suite's own gym environments (`tales/<Name>-v0`) behind bct's `GameEnv`, so that
 `protocol=tales` plays every game command through TALES's code, not a copy of it.
 
-A world that TALES covers gives `World.tales`, a module of its folder with `TALES_IDS` (bct's game name -> TALES's
-environment name), `FOLDS` (the folds its TALES environment can play) and `TalesEnv` (a subclass of `TalesGameEnv` that
-reads its info into a `GameState`). The loop's own rules (100 commands, a loss restarts inside the budget, the best
+A world that TALES covers gives `World.tales`, a module of its folder with `tales_name(game)` (TALES's environment of
+a bct game, or None), `fold_list(game, fold)` (the fold's variations in TALES's order), `FOLDS` (the folds its TALES
+environment can play) and `TalesEnv` (a `TalesGameEnv` with the keys its info uses). The loop's own rules (100 commands, a loss restarts inside the budget, the best
 score counts) are the rollout's (`bct.agents.rollout.Episode`); the variations TALES's seeds pick are `tales_seeds`.
 """
 
@@ -104,6 +104,7 @@ class TalesGameEnv:
     def close(self) -> None:
         try:
             self.gym.close()
+            self.tale.env._gateway.java_process.wait(timeout=10)  # the JVM gone before another starts in its place
         except Exception:
             pass
 

@@ -36,6 +36,19 @@ class TalesEnv(TalesGameEnv):
         if not list_actions:  # its valid-action list is most of a step's time and nobody reads it; the game is the same
             self.tale.env.get_valid_action_object_combinations = lambda: []
 
+    def switch(self, game: Game) -> bool:
+        """Play another task from the next reset in this JVM, as TALES's environment of that task would (its task name
+        and its fold's list, read by tale-suite's own loader), instead of starting one more JVM."""
+        if game.world != self.game.world or tales_name(game) is None:
+            return False
+        from tales.scienceworld import scienceworld_data
+
+        self.tale.task_name = game.world_game
+        self.tale.variations = scienceworld_data.get_variations(game.world_game, SPLITS[self.fold], env=self.tale.env)
+        self.tale.variation = self.tale.variations[0]
+        self.game, self.playing = game, None
+        return True
+
     def use_fold(self, fold: str) -> None:
         if fold != "test":
             from tales.scienceworld import scienceworld_data

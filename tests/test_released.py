@@ -1,0 +1,44 @@
+"""The released agents under checkpoints/ (committed: the README names them and the commands that reproduce their
+rows) load from a fresh clone and play, with the model card `bct.share` wrote beside the weights."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bct.seq2seq.model import load_checkpoint, weights_fingerprint
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# each released agent, a game it plays, and how it plays there (the settings its row was measured with)
+RELEASED = {
+    "bct-scienceworld": (
+        "scienceworld-find-plant",
+        ["agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "agent.rerank=true", "protocol=tales"],
+    ),
+    "bct-twx": ("coin-tales", ["protocol=tales"]),
+}
+
+
+@pytest.mark.parametrize("name", RELEASED)
+def test_a_released_agent_is_a_whole_checkpoint_with_its_model_card(name):
+    folder = ROOT / "checkpoints" / name
+    _, _, run = load_checkpoint(folder)  # a finished bct checkpoint, or a one-line error
+    assert run["status"] == "done"
+    card = (folder / "README.md").read_text()
+    assert f"checkpoint=checkpoints/{name}" in card
+    assert weights_fingerprint(folder)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", RELEASED)
+def test_a_released_agent_plays_one_episode_as_cloned(name, cli, tmp_path):
+    game, settings = RELEASED[name]
+    r = cli(
+        "bct.evaluate", f"checkpoint=checkpoints/{name}", f"+game={game}", "fold=test", "num_variations=1", *settings,
+        f"results_dir={tmp_path}", "progress=false",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    [results] = tmp_path.rglob("results.json")
+    res = json.loads(results.read_text())
+    assert res["complete"] and res["num_variations"] == 1 and res["trained"]
