@@ -12,6 +12,7 @@ from bct.config.settings import EvaluateSettings
 from bct.core.errors import UserError
 from bct.worlds.registry import fold_seeds, get_game, open_game, protocol_seeds, tales_runs
 from bct.worlds.scienceworld.games import VARIATIONS
+from bct.worlds.scienceworld.tales import fold_list
 
 tales = pytest.importorskip("tales", reason="tale-suite is installed by runscripts/setup.sh")
 
@@ -111,6 +112,7 @@ def test_one_tales_environment_plays_several_tasks_in_turn_as_each_task_s_own_wo
         assert env.switch(animal, False)
         first = env.reset(protocol_seeds(animal, "test", 1, "tales")[0], "test")
         assert "animal" in first.task and env.env.tale.task_name == "find-animal"
+        assert env.env.tale.variations == fold_list(animal, "test")  # the new task's list, not the old one's
 
 
 @pytest.mark.slow

@@ -43,6 +43,8 @@ class TalesEnv(TalesGameEnv):
             return False
         from tales.scienceworld import scienceworld_data
 
+        # the loader lists the variations of the task loaded in the JVM: load it first, as TALES's constructor does
+        self.tale.env.load(game.world_game, 0, "", generateGoldPath=False)
         self.tale.task_name = game.world_game
         self.tale.variations = scienceworld_data.get_variations(game.world_game, SPLITS[self.fold], env=self.tale.env)
         self.tale.variation = self.tale.variations[0]
