@@ -46,7 +46,7 @@ def columns(rows: list[dict]):
     def column(r: dict) -> str:
         checkpoint = r.get("settings", {}).get("checkpoint")
         which = f" [{Path(checkpoint).parent.name}]" if len(trainings[agent_name(r)]) > 1 and checkpoint else ""
-        return f"{agent_name(r)}{which} ({r['fold']})"
+        return f"{agent_name(r)}{which}" + (f" ({r['fold']})" if r.get("fold") else "")
 
     return column
 
