@@ -9,6 +9,7 @@ score counts) are the rollout's (`bct.agents.rollout.Episode`); the variations T
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import replace
 
@@ -27,7 +28,10 @@ def make(name: str):
     """tale-suite's environment `tales/<name>-v0`, made as its benchmark makes it."""
     try:
         import gymnasium as gym
-        import tales  # noqa: F401  (registers its environments)
+
+        with warnings.catch_warnings():  # its frameworks bct does not play (ALFWorld, Jericho) warn at import
+            warnings.simplefilter("ignore")
+            import tales  # noqa: F401  (registers its environments)
     except ImportError:
         raise UserError(
             f"protocol=tales needs tale-suite: .venv/bin/{INSTALL} (runscripts/setup.sh installs it)"
