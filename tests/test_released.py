@@ -16,7 +16,6 @@ RELEASED = {
         "scienceworld-find-plant",
         ["agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "agent.rerank=true", "protocol=tales"],
     ),
-    "bct-twx": ("coin-tales", ["protocol=tales"]),
 }
 
 

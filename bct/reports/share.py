@@ -19,7 +19,7 @@ from pathlib import Path
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
 from bct.reports.results import collect
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
-from bct.worlds.registry import modules_label
+from bct.worlds.registry import from_record, modules_label, trained_games, world_of
 
 # What a hub folder needs to be loaded and played again (the trainer's resumable state stays behind);
 # *.bin: training_args.bin is part of the weights' fingerprint (bct.seq2seq.model.weights_fingerprint).
@@ -44,18 +44,22 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
     from huggingface_hub import EvalResult, ModelCardData
 
     s = run["settings"]
-    game = s.get("game_preset") or s["game"]
+    games = [g["game"] for g in s["games"]] if s.get("games") else [s.get("game_preset") or s["game"]]
+    game = games[0] if len(games) == 1 else f"{len(games)} games"
+    world = {"twx": "TextWorldExpress", "scienceworld": "ScienceWorld"}
+    where = lambda r: world.get(world_of(from_record(r)).name, world_of(from_record(r)).name)  # noqa: E731
+    how = lambda r: r.get("settings", {}).get("protocol", "bct")  # noqa: E731  (bct's loop or TALES's)
     results = [
         EvalResult(
             task_type="text-game",
-            task_name=f"TextWorldExpress {r['game']} ({modules_label(r['modules'])}"
+            task_name=f"{where(r)} {r['game']} ({modules_label(r['modules'])}"
             + (", memory" if r.get("memory") else "")
             + ")",
-            dataset_type="textworldexpress",
-            dataset_name=f"TextWorldExpress {r['game']}",
+            dataset_type=where(r).lower(),
+            dataset_name=f"{where(r)} {r['game']}",
             dataset_config=r["game"],
             dataset_split=r["fold"],
-            dataset_args={"num_variations": r["num_variations"], "step_limit": r.get("step_limit")},
+            dataset_args={"num_variations": r["num_variations"], "step_limit": r.get("step_limit"), "loop": how(r)},
             metric_type=metric,
             metric_name=label,
             metric_value=round(r[key], 4),
@@ -67,12 +71,13 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         model_name=name,
         library_name="transformers",
         pipeline_tag="text2text-generation",
-        tags=["bct", "text-games", "textworldexpress", "behavior-cloning", "t5", game],
+        tags=["bct", "text-games", *sorted({where(r).lower() for r in rows}), "behavior-cloning", "t5"],
         eval_results=results or None,
     )
     m = s["model"]
     trained = [
-        f"- game: `{s['game']}`"
+        f"- game{'s' if len(games) > 1 else ''}: "
+        + ", ".join(f"`{g}`" for g in games)
         + (f" (preset `{game}`, parameters {s.get('game_params')})" if s.get("game_params") else ""),
         f"- modules: {'on' if s['modules'] else 'off'}; memory: {'on' if s.get('memory') else 'off'}",
         f"- model: `{m['name']}`" + (f" from `{m['pretrained']}`" if m.get("pretrained") else " (built from a config)"),
@@ -81,15 +86,20 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         f"batch size {s.get('batch_size')}, seed {s.get('seed')}",
         f"- parameters: {run.get('num_parameters')}; weights fingerprint `{run.get('fingerprint')}`",
     ]
-    table = ["| game | modules | memory | fold | variations | score | steps |", "|---|---|---|---|---|---|---|"] + [
-        f"| {r['game']} | {modules_label(r['modules'])} | {'on' if r.get('memory') else 'off'} | {r['fold']} | "
+    table = [
+        "| game | modules | memory | fold | loop | variations | score | steps |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    table += [
+        f"| {r['game']} | {modules_label(r['modules'])} | {'on' if r.get('memory') else 'off'} | {r['fold']} | {how(r)} | "
         f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} |"
         for r in rows
     ]
+    worlds = {g.world for g in trained_games(s)}
     body = [
         f"# {name}",
         "",
-        f"A behavior-cloned T5 agent for TextWorldExpress's `{game}`, trained with bct: it reads the Markov prompt "
+        f"A behavior-cloned T5 agent for {' and '.join(sorted({world.get(w, w) for w in worlds}))}'s `{game}`, trained with bct: it reads the Markov prompt "
         "(task, observation, inventory, look, previous action and observation) and writes the next action, "
         "calling bct's symbolic modules as actions.",
         "",
