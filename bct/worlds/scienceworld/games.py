@@ -76,9 +76,8 @@ WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-
 # the melting points: the simulator's paths heat (or cool) for up to 96 actions, past a reading that settles the answer
 # (still solid above the threshold, still liquid below it); with `search=1` the path stops at the first such reading
 # and focuses on its box, the reading compared after each one (measures.py, `settled_reading`). The known substance's
-# train ones (gallium, lead, chocolate, mercury) are heated until they melt; in 6 of `sw-ens2`'s 7 test episodes of
-# tin the agent heated it to 234 degrees (80 actions), compared ("234 is above 10."), and focused on the box for
-# below; settled, the first reading decides (tin still solid at 16 degrees against a threshold of 10: above)
+# train ones (gallium, lead, chocolate, mercury) are heated until they melt, so an agent cloned from them heats a
+# metal past every deciding reading; settled, the first reading decides (docs/experiments/sw-settle8.md)
 READ_UNTIL_SETTLED = ("measure-melting-point-known-substance", "measure-melting-point-unknown-substance")
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
@@ -167,8 +166,7 @@ TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "compare") | dict.fromkeys(READING
 TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 # the conductivity tasks build a circuit of six connections whose fifth needs a wire out of view: the `circuit` module
 # (bct/modules/circuit.py: the connections reported, the free wire ends), asked after each connection; the power
-# circuits' four connections too (a half-built circuit shows no free end in the look: `sw-mend8` then looked around
-# 20 times and more on the renewable circuit)
+# circuits' four connections too (a half-built circuit shows no free end in the look)
 CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances", *WIRES_IN_ORDER)
 TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")
 
@@ -202,11 +200,9 @@ ALIASES: dict[str, str] = {}
 
 
 # searchable tasks `scienceworld-search` plays from the simulator's paths: the tertiary paints' search finds their
-# secondary by pairs that hold yellow in most train variations (green and orange both need it), and an agent trained on
-# the 30 with it tried yellow pairs alone for the secondary's test violet (0.27 against 1.00 without, `sw-title8`) while
-# its own tertiary gained nothing (0.12 against 0.11); the power circuits' wires in order, trained on the two tasks
-# alone, solved 5 of their 10 test episodes as the simulator's paths did (power-component 2 -> 4 of 5, the renewable
-# circuit 3 -> 1: it wrote the colour of the thing listed after the first wire, "green" of a green light bulb)
+# secondary by pairs that hold yellow in most train variations (green and orange both need it), which taught the
+# secondary's agent yellow pairs for violet; the power circuits' wires in order gained nothing alone (both measured:
+# docs/experiments/sw-title8.md)
 SEARCH_LEFT_OUT = ("chemistry-mix-paint-tertiary-color", *WIRES_IN_ORDER)
 
 

@@ -11,23 +11,19 @@ variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps 
 
 Wires in the look's order. The power circuits' simulator paths connect the source's anode and cathode to any two of
 the three wires in sight, in any order ("connect battery anode to orange wire terminal 1" where the look lists a black,
-a blue and an orange wire); which wire comes next is then a colour nothing in the prompt points to. Of `sw-plant8`'s
-10 test episodes of the two tasks, the 9 that failed each wrote a connection to a terminal already in use or to a wire
-not in the room (5 connected the cathode to the anode's wire), and waited until the repeat limit. `wires_in_order`
+a blue and an orange wire); which wire comes next is then a colour nothing in the prompt points to, and a cloned agent wires a terminal in use or
+a wire not in the room (docs/experiments/sw-plant8.md). `wires_in_order`
 renames the wires the path connects to the first the look lists, in its order (any wire serves: the same path): the
 anode takes the first wire listed, the cathode the second.
 
 A reading that settles the answer. The unknown substance's simulator paths heat it on the stove (or cool a liquid in
-the freezer), reading it every other action, for up to 96 actions whatever the readings say: 7 of `sw-plant8`'s 10 test
-episodes followed them to the 100th action at 0.79, heating a substance still solid at 249 degrees against a threshold
-of -10, 10, 50 or 150. Each prompt shows one reading, and only the number of readings (which a Markov prompt cannot
+the freezer), reading it every other action, for up to 96 actions whatever the readings say, so a cloned agent follows them to
+the step limit, past readings that already decide. Each prompt shows one reading, and only the number of readings (which a Markov prompt cannot
 count) said when the path would stop. `settled_reading` stops at the first reading that settles the answer, a solid
 still solid above the threshold (its melting point is higher) or a liquid still liquid below it (lower), and focuses
 on that box: the box the simulator's path ends on, or the path goes on. Every reading is then compared with the
 threshold (the `compare` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
-substance's state. Trained on the 30 with it, 8 of 10 test episodes are solved (2 before), but 6 of them stop at 202
-degrees, where the train paths of threshold 200 settle, not at their own threshold: the agent learned where the paths
-stop more than the comparison (docs/experiments/sw-settled8.md).
+substance's state (what it did when trained: docs/experiments/sw-settled8.md).
 """
 
 from __future__ import annotations

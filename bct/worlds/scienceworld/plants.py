@@ -8,8 +8,7 @@ cannot tell apart (the grow-plant agent waited until its step limit with a dry p
 replays the simulator's path but ends a run of waits at the first one after which a pot the look showed wet is dry,
 and drops the look around after a run: what the path does next then follows the prompt that shows why. Its pots are
 filled in the order the look lists them (`pots_in_order`): the simulator's paths fill pots 1-3 in any order ("flower pot
-3", "2", "1"), and an agent that must pick the next one by its number put two or more seeds in one pot in 7 of
-grow-fruit's 10 test episodes (`sw-grow8`). Where the look shows the pots all holding the same (soil, or nothing), a path
+3", "2", "1"), and an agent that must pick the next one by its number puts two seeds in one pot. Where the look shows the pots all holding the same (soil, or nothing), a path
 that renames them so is the same path: the next pot is the first the look lists that holds no seed.
 
 Life stages by the names the look writes. The life-stage tasks' simulator paths name what they focus on by referents
@@ -20,18 +19,12 @@ watering flower pot 3", refused). `focus_as_seen` focuses by the look's own word
 the command is a copy of what is in view.
 
 A pot by its name. find-plant's simulator paths carry the plant's flower pot to a box and move it there by a referent
-listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); all 7
-test episodes of `sw-read8` that stopped at 0.75 (focused and carried, not delivered) wrote it with a plant or a pot
-the inventory did not hold, and the parser refused it. The search moved the pot by its own name ("move flower pot 9
-to yellow box"), which the parser takes. It did not deliver more: read again (`sw-stage8`), the carried pot held
-another plant or nothing in all 7 episodes at 0.75 (6 of them focused on "adult pea plant" and carried a pot whose
-number is not the pea's); the refused long move had hidden that.
+listing what the pot holds ("move flower pot 9 containing banana tree and soil in inventory to yellow box"); a cloned
+agent writes it with a plant or a pot it does not hold, and the parser refuses it. The search moves the pot by its own
+name ("move flower pot 9 to yellow box"), which the parser takes.
 
 A plant carried by its name. The pot to pick up is the one whose plant was focused: a number the agent must copy from
-the look, beside the plant's name. Of `sw-title8`'s 7 failed find-plant test episodes, the 4 whose focus was taken
-(on "adult pea plant") picked up a pot that held nothing, a peach or a banana tree; the other 3 wrote a focus the
-parser refused: "adult apple tree" where the look showed none (the simulator's referent for a plant in the adult
-stage), "living thing in flower pot 2" where that pot held nothing.
+the look, beside the plant's name, and a cloned agent picks up another pot.
 `plant_carried` focuses on the plant by the look's own name ("pea plant" for "a pea plant in the adult stage with a
 tall height"), picks that plant up and moves it to the box by the same name: the parser takes all three, and the plant
 carried out of its pot still scores 100. Where the look shows two plants of that name, the pot is carried and moved

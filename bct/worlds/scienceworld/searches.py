@@ -13,9 +13,8 @@ Where the train world had its substance carried out of the kitchen before play (
 meets it (`found_elsewhere`): focused on and picked up where it lies, and brought back, as the simulator's test paths
 do with the workshop's metal; the two rooms off the hallway come in an order drawn per variation. The focus comes where
 the substance is first seen: focused on after the walk back, as the simulator's paths do, it came at a prompt the
-melting-point tasks show too (back in the kitchen, "a substance called <e1>" held), where they use the thermometer; 21
-of `sw-slide8`'s 30 failed test episodes of the four tasks never focused on the metal they had brought back (12 ran the
-water routine there instead, 9 measured it or walked on).
+melting-point tasks show too (back in the kitchen, "a substance called <e1>" held), where they use the thermometer, so
+the agent did that instead of focusing (docs/experiments/sw-seen8.md).
 
 The searches for living things and the known plant's answer are in bct/worlds/scienceworld/plants.py; those of the
 tasks that measure (the inclined planes, the power circuits, the unknown substance's melting point) in

@@ -40,8 +40,7 @@ SCIENCEWORLD = World.of(
         *(re.escape(r) + r"\b.*" for r in REFUSALS),
         r"You can't move something into itself\.",
         r"The [a-z ]+ is already (open|closed|activated|deactivated)\.",
-        # a walk through a closed door (none in the gold paths; 65 answers in sw-pcirc8's test episodes, 22 in
-        # chemistry-mix): the room stays the same until the door is opened
+        # a walk through a closed door (none in the gold paths): the room stays the same until the door is opened
         r"The door is not open\.",
         # the connect action's refusals (ActionConnectElectrical in the simulator): a terminal in use, a thing to
         # itself, a component's contact not named; and a pick-up of what is held
