@@ -39,11 +39,15 @@ def collect(results_dir: str | Path, fold: str | None = None) -> list[dict]:
     return rows
 
 
+def tales_loop(row: dict) -> bool:
+    """Whether a results row was played through TALES's own loop (protocol=tales), not bct's."""
+    return row.get("settings", {}).get("protocol", row.get("protocol", "bct")) == "tales"
+
+
 def usual(row: dict) -> bool:
     """Whether a results row is bct's loop on the usual draw of its fold: not TALES's loop (protocol=tales), not a
     second draw (draw=2). Tables that place one row a cell keep to these; bct.reports.trainings reads them all."""
-    settings = row.get("settings", {})
-    return settings.get("protocol", row.get("protocol", "bct")) != "tales" and settings.get("draw", 1) == 1
+    return not tales_loop(row) and row.get("settings", {}).get("draw", 1) == 1
 
 
 def episodes(row: dict) -> list[dict]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from bct.reports.results import best_in_play, usual
 from bct.worlds.registry import GROUPS
 from bct.worlds.scienceworld.games import OURS
+from bct.worlds.tales import STEPS
 
 PUBLISHED = [
     ("SwiftSage (flan-t5-large 770M + GPT-4), mean over 30 tasks, test", 0.847),
@@ -28,7 +29,7 @@ PUBLISHED = [
     ("TALES: gpt-5.1", 0.902),
 ]
 TASKS = GROUPS["scienceworld"]
-TALES_STEPS = 100  # TALES plays each game for 100 steps
+TALES_STEPS = STEPS  # TALES plays each game for 100 steps
 
 
 def task_of(game: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from statistics import mean
 
-from bct.reports.results import best_in_play
+from bct.reports.results import best_in_play, tales_loop
 from bct.reports.scienceworld import PUBLISHED, TALES_STEPS, TASKS, agent_name, task_of
 
 MEASURES = ["dev", "dev (TALES's loop)", "test", "test, second draw", "test (TALES's loop)"]
@@ -33,7 +33,7 @@ def training(r: dict) -> tuple[str, ...]:
 
 def tales_score(r: dict) -> float:
     """TALES's measure of a row: its own score in TALES's loop; else the best in its first 100 game commands."""
-    if r.get("protocol") == "tales" or r.get("settings", {}).get("protocol") == "tales":
+    if tales_loop(r):
         return r["avg_score"]
     best = best_in_play(r, TALES_STEPS)
     return r["avg_score"] if best is None else best

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import best_in_play, collect, usual
+from bct.reports.results import best_in_play, collect, tales_loop, usual
 from bct.worlds.registry import get_game
 from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 
@@ -68,11 +68,6 @@ ORDER = (
     "random",
     "oracle",
 )
-
-
-def tales_loop(r: dict) -> bool:
-    """Whether a row was played through TALES's own loop (protocol=tales), not bct's."""
-    return r.get("protocol") == "tales" or r.get("settings", {}).get("protocol") == "tales"
 
 
 def placed(r: dict) -> bool:
