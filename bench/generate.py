@@ -17,8 +17,8 @@ import time
 from textworld_express import TextWorldExpressEnv
 
 from bct.data.datasets import examples
+from bct.modules.stack import ModularEnv
 from bct.worlds.gold import play_gold
-from bct.worlds.play import ModularEnv
 from bct.worlds.registry import get_game, open_game
 from bct.worlds.twx.games import PAPER_GAMES
 

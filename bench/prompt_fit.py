@@ -23,7 +23,7 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from bct.modules import MODULES
+from bct.worlds.registry import MODULES
 from bct.worlds.scienceworld.text import COMMAND_WORDS
 
 WORD = re.compile(r"[a-z0-9]+")

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 import bct.agents.rollout as ro
 from bct.agents import make_agent
 from bct.config.settings import EvaluateSettings
-from bct.worlds.play import ModuleStack
+from bct.modules.stack import ModuleStack
 from bct.worlds.registry import fold_seeds, open_game
 
 

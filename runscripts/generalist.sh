@@ -32,7 +32,7 @@ done
 PLANNED=$($py -c "
 from bct.worlds.registry import get_game
 from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
-from bct.worlds.twx.planner import has_rules
+from bct.worlds.twx.policy import has_rules
 for g in dict.fromkeys([*TWX_GAMES, *TALES_ENVS.values()]):
     print(g, int(has_rules(get_game(g))))")
 while read -r game rules; do

@@ -10,7 +10,7 @@
 #   VARIATIONS (10): variations per task in bct's loop, all where fewer. STEPS (100, as TALES plays): game actions per
 #     episode in bct's loop (the agents' and the oracle's and random's alike), module calls not counted.
 #   GAMES (20): train variations per task. EPOCHS (8). DECISIVE (4): copies of each focus example an epoch.
-#   MODULES (true): the compare module (a reading against the task's threshold, bct/modules/compare.py), notes (the
+#   MODULES (true): the threshold module (a reading against the task's threshold, bct/modules/threshold.py), notes (the
 #     recipe read, chemistry-mix), slides (each inclined plane's slide) and circuit (the connections made, in the
 #     conductivity tasks and the power circuits); false: none, the baseline row.
 #   MEMORY (false): the working memory of facts; with it the agents measured lower. BASELINE=1 also trains and

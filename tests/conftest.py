@@ -11,7 +11,7 @@ import pytest
 
 from bct.config.settings import EvaluateSettings, GenerateSettings, TrainSettings
 from bct.core.threads import available_cores
-from bct.worlds.play import ModularEnv
+from bct.modules.stack import ModularEnv
 from bct.worlds.registry import get_game, open_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 import pytest
 
 from bct.core.errors import UserError
-from bct.worlds.play import ModularEnv
+from bct.modules.stack import ModularEnv
 from bct.worlds.registry import GAMES, get_game
 
 

@@ -9,10 +9,8 @@ from bct.config.cli import check_overrides
 from bct.config.runs import mixture
 from bct.core.errors import UserError
 from bct.jobs.evaluation import module_use
-from bct.modules import ALL_MODULES
 from bct.worlds.gold import gold_modules, play_gold
-from bct.worlds.play import modules_of
-from bct.worlds.registry import GAMES, expand_games, get_game, modules_label, open_game
+from bct.worlds.registry import GAMES, WORLDS, expand_games, get_game, modules_label, modules_of, open_game
 from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
 
 TINY = ["model=t5-tiny-scratch", "epochs=1", "num_games=3", "modules=all"]
@@ -21,7 +19,7 @@ TINY = ["model=t5-tiny-scratch", "epochs=1", "num_games=3", "modules=all"]
 def test_all_modules_offers_every_module_once_beside_the_games_memory():
     twc = get_game("twc").with_memory(True)
     assert modules_of(twc, "all") == ["kb-twc", "calc", "navigation", "sortquantity", "memory-twc"]
-    assert modules_of(get_game("coin"), "all") == [*ALL_MODULES, "memory"]
+    assert modules_of(get_game("coin"), "all") == [*WORLDS["twx"].all_modules, "memory"]
     # a game's own navigator is kept and the other one, which speaks the same verbs, is left out
     own = modules_of(get_game("mapreader-directions"), "all")
     assert own[0] == "navigation-directions" and "navigation" not in own

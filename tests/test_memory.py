@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from bct.modules.memory import MAX_FACTS, Memory
+from bct.modules.stack import Step
 from bct.worlds.gold import play_gold
-from bct.worlds.play import Step
 from bct.worlds.registry import from_record, get_game, open_game
+from bct.worlds.twx.modules.memory import MAX_FACTS, Memory
 
 SIMON = "Simon says, take these actions in order: smell pineapple, smell apple, examine tangerine."
 COOKBOOK = (
@@ -35,7 +35,7 @@ ADVICE = re.compile(r"\bnext:|\bnext action\b|\byou should\b|\bshould\b|\btry\b|
 
 
 class Seen:
-    """What agent=planner reads (bct.worlds.twx.planner.View): a game, its latest step, the modules that heard it."""
+    """What agent=planner reads (bct.worlds.twx.policy.View): a game, its latest step, the modules that heard it."""
 
     def __init__(self, game: str, memory, valid=(), action=None):
         self.game, self.memory = get_game(game), memory
@@ -89,7 +89,7 @@ def test_a_long_sequence_is_abridged_to_what_is_not_yet_done():
 
 
 def choose(game, memory, valid=(), action=None):
-    from bct.worlds.twx.planner import POLICIES
+    from bct.worlds.twx.policy import POLICIES
 
     view = Seen(game, memory, valid, action)
     return POLICIES[view.game.rules](view).action
@@ -183,7 +183,7 @@ def test_the_map_is_remembered_from_rooms_and_doors_seen_only():
 
 
 def test_twc_memory_recalls_what_the_knowledge_base_said_and_which_puts_lowered_the_score():
-    from bct.modules.memory_twc import TidyMemory
+    from bct.worlds.twx.modules.memory_twc import TidyMemory
 
     bathroom = (
         "You are in the bathroom. In one part of the room you see a dressing table, that has nothing on it. "
@@ -262,7 +262,7 @@ def test_twc_memory_recalls_what_the_knowledge_base_said_and_which_puts_lowered_
 
 
 def test_mapreader_memory_recalls_the_tasks_rooms_and_whether_the_coin_is_held():
-    from bct.modules.memory_mapreader import GoalMemory
+    from bct.worlds.twx.modules.memory_mapreader import GoalMemory
 
     m = GoalMemory()
     assert m.run("recall task") == "I remember no task naming rooms."

@@ -3,7 +3,7 @@
 import pytest
 
 from bct.core.errors import UserError
-from bct.modules import MODULES, make_module
+from bct.worlds.registry import MODULES, make_module
 
 
 def observed(name, observation="", look="", inventory=""):
@@ -156,7 +156,7 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
         calc,
         make_module("navigation"),
         make_module("sortquantity"),
-        make_module("compare"),
+        make_module("threshold"),
         make_module("notes"),
         make_module("slides"),
         make_module("circuit"),
@@ -170,7 +170,7 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
 def test_registry_and_ownership():
     assert set(MODULES) == {
         "calc",
-        "compare",
+        "threshold",
         "navigation",
         "navigation-directions",
         "sortquantity",
@@ -185,7 +185,7 @@ def test_registry_and_ownership():
     }
     with pytest.raises(
         UserError,
-        match="valid choices: calc, circuit, compare, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, notes, slides, sortquantity",
+        match="valid choices: calc, circuit, kb-twc, memory, memory-mapreader, memory-scienceworld, memory-twc, navigation, navigation-directions, notes, slides, sortquantity, threshold",
     ):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

@@ -1,7 +1,7 @@
 """The Markov prompt in the paper's exact format."""
 
 from bct.data.prompt import pack, pack_history, unpack, with_recent
-from bct.worlds.play import Step
+from bct.modules.stack import Step
 
 
 def step(obs, action=None):

@@ -12,7 +12,7 @@ from bct.data.generation import generate
 from bct.data.prompt import training_pair
 from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.tokenizer import train_tokenizer
-from bct.worlds.play import data_modules
+from bct.worlds.registry import data_modules
 from bct.worlds.scienceworld.text import things
 from bct.worlds.twx.games import GAMES
 

@@ -52,7 +52,7 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
     import sys
     import time
 
-    from bct.config.runs import FolderLock
+    from bct.core.lock import FolderLock
 
     folder = tmp_path / "run"
     holder = subprocess.Popen(
@@ -60,7 +60,7 @@ def test_a_folder_in_use_is_refused_naming_its_holder_and_a_dead_holders_lock_is
             sys.executable,
             "-c",
             (
-                "import sys, time; from pathlib import Path; from bct.config.runs import FolderLock\n"
+                "import sys, time; from pathlib import Path; from bct.core.lock import FolderLock\n"
                 f"with FolderLock(Path({str(folder)!r}), 'a test'):\n    print('held', flush=True); time.sleep(60)"
             ),
         ],

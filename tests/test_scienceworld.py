@@ -417,7 +417,7 @@ def test_an_agent_that_writes_sends_its_best_candidate_that_names_what_is_in_sig
     from bct.agents.t5 import T5Agent
     from bct.agents.t5_choice import untried_setting
     from bct.data.representation import TextMap
-    from bct.worlds.play import Step
+    from bct.modules.stack import Step
 
     g = get_game("scienceworld-find-living-thing")
     look = "This room is called the outside. In it, you see: a frog egg, an axe. A door to the kitchen (that is open)"
@@ -494,7 +494,7 @@ def test_a_command_the_game_answered_as_idle_is_passed_over_while_the_look_and_i
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent
     from bct.data.representation import TextMap
-    from bct.worlds.play import Step
+    from bct.modules.stack import Step
 
     g = get_game("scienceworld-chemistry-mix")
     look = "This room is called the kitchen. In it, you see: a glass jar (containing sodium chloride), a recipe."
@@ -535,7 +535,7 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent
     from bct.data.representation import TextMap
-    from bct.worlds.play import Step
+    from bct.modules.stack import Step
 
     g = get_game("scienceworld-chemistry-mix")
     look = "This room is called the kitchen. In it, you see: a recipe, a ceramic cup. A door to the hallway"

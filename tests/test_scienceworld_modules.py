@@ -31,7 +31,7 @@ def played(memory, steps):
 
 
 def test_scienceworld_memory_answers_what_was_done_and_seen_never_what_to_do():
-    from bct.modules import make_module
+    from bct.worlds.registry import make_module
 
     memory = make_module("memory-scienceworld")
     memory.given(TASK)
@@ -89,9 +89,9 @@ def test_gold_paths_with_memory_keep_its_answer_in_every_prompt():
 
 
 def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_never_which_box():
-    from bct.modules import make_module
+    from bct.worlds.registry import make_module
 
-    compare = make_module("compare")
+    compare = make_module("threshold")
     compare.given(TASK)  # "above 300.0 degrees celsius, focus on the blue box"
     compare.observe("the thermometer measures a temperature of 327 degrees celsius", KITCHEN, "")
     assert compare.commands() == ["compare 327 300", "compare reading 300"]
@@ -113,7 +113,7 @@ def test_the_compare_module_says_which_side_of_the_threshold_a_reading_lies_neve
 
 
 def test_the_notes_module_answers_with_the_text_last_read_word_for_word_never_what_to_fetch():
-    from bct.modules import make_module
+    from bct.worlds.registry import make_module
 
     notes = make_module("notes")
     assert notes.run("notes") == "You have read nothing yet; read something first." and notes.commands() == []
@@ -129,7 +129,7 @@ def test_the_notes_module_answers_with_the_text_last_read_word_for_word_never_wh
 
 
 def test_the_slides_module_keeps_each_planes_slide_and_orders_them_by_speed_never_naming_the_one_to_choose():
-    from bct.modules import make_module
+    from bct.worlds.registry import make_module
 
     slides = make_module("slides")
     assert slides.commands() == [] and "not seen a block on an inclined plane" in slides.run("slides")
@@ -242,10 +242,10 @@ def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_
     the box the gold path then chooses; the episode reaches 100. A task of no module plays the same both ways."""
     import re
 
-    from bct.worlds.play import data_modules
+    from bct.worlds.registry import data_modules
 
     g = get_game("scienceworld-measure-melting-point-known-substance").with_memory(False)
-    assert g.module == "compare" and data_modules(g, True) is True
+    assert g.module == "threshold" and data_modules(g, True) is True
     assert data_modules(get_game("scienceworld-boil").with_memory(False), True) is False
     with open_game(g, True, list_actions=False) as env:
         for seed in fold_seeds(g, "train", 2):
@@ -261,7 +261,7 @@ def test_with_modules_a_threshold_task_compares_its_reading_just_before_the_box_
 
 
 def test_the_circuit_module_keeps_the_connections_and_the_free_wire_ends_never_naming_the_next_connection():
-    from bct.modules import make_module
+    from bct.worlds.registry import make_module
 
     circuit = make_module("circuit")
     assert circuit.commands() == [] and "Nothing is connected yet" in circuit.run("circuit")

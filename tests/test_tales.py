@@ -7,10 +7,10 @@ import json
 import pytest
 
 from bct.agents.base import Agent, Decision
-from bct.agents.rollout import Job, play
+from bct.agents.rollout import EpisodeRequest, play
 from bct.config.settings import EvaluateSettings
 from bct.core.errors import UserError
-from bct.worlds.registry import fold_seeds, get_game, open_game, protocol_seeds, tales_runs
+from bct.worlds.registry import fold_seeds, get_game, modules_of, open_game, protocol_seeds, tales_runs
 from bct.worlds.scienceworld.games import VARIATIONS
 from bct.worlds.scienceworld.tales import fold_list
 
@@ -109,7 +109,7 @@ def test_one_tales_environment_plays_several_tasks_in_turn_as_each_task_s_own_wo
     plant, animal = get_game("scienceworld-find-plant"), get_game("scienceworld-find-animal")
     with open_game(plant, False, list_actions=False, tales_fold="test") as env:
         env.reset(protocol_seeds(plant, "test", 1, "tales")[0], "test")
-        assert env.switch(animal, False)
+        assert env.switch(animal, modules_of(animal, False))
         first = env.reset(protocol_seeds(animal, "test", 1, "tales")[0], "test")
         assert "animal" in first.task and env.env.tale.task_name == "find-animal"
         assert env.env.tale.variations == fold_list(animal, "test")  # the new task's list, not the old one's
@@ -123,13 +123,13 @@ def test_tales_loop_scores_the_walkthrough_one_and_a_policy_that_fails_at_once_z
         env.reset(seed, "test")
         walkthrough = env.gold_actions()  # TALES's own (its info's extra.walkthrough)
     gold = Scripted(game, walkthrough)
-    [won] = play(gold, [Job(game, seed, 100, None, tales=True)], "test", False)
+    [won] = play(gold, [EpisodeRequest(game, seed, 100, None, tales=True)], "test", False)
     assert (won.score, won.success, won.stop, won.restarts) == (1.0, True, "done", 0)
     assert won.env_steps == len(walkthrough) <= 100
 
     # the task fails at the first command (a focus on the air, not a plant): TALES restarts the game, 100 times
     wrong = Scripted(game, fixed="focus on air")
-    [lost] = play(wrong, [Job(game, seed, 100, None, tales=True)], "test", False)
+    [lost] = play(wrong, [EpisodeRequest(game, seed, 100, None, tales=True)], "test", False)
     assert (lost.score, lost.success, lost.stop, lost.env_steps) == (0.0, False, "step_limit", 100)
     assert lost.restarts == 99  # the 100th loss ends the budget
     assert sum(h.get("restarted", False) for h in lost.history) == 99
@@ -143,7 +143,7 @@ def test_module_calls_are_not_game_commands_in_tales_budget_and_a_loop_of_them_s
     seed = protocol_seeds(game, "test", 1, "tales")[0]
     agent = Scripted(game, fixed="recall progress")  # the working memory's command: never sent to the game
     agent.modules = True
-    [ep] = play(agent, [Job(game, seed, 10, None, tales=True)], "test", True)
+    [ep] = play(agent, [EpisodeRequest(game, seed, 10, None, tales=True)], "test", True)
     assert ep.env_steps == 0 and ep.module_steps == 20 and ep.stop == "step_limit"
 
 

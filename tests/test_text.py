@@ -1,7 +1,7 @@
 """The one reader of TWX's fixed sentences, as the entity placeholders, gold paths and navigator use it."""
 
-from bct.modules.navigation import Navigation
 from bct.worlds.twx import text
+from bct.worlds.twx.modules.navigation import Navigation
 
 MAP = "The map reads:   The garage connects to the launderette and backyard.  The backyard connects to the garage."
 LOOK = (

@@ -10,7 +10,7 @@ from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.agents.baselines import OracleAgent, RandomAgent
 from bct.agents.planner import PlannerAgent
 from bct.core.errors import UserError
-from bct.worlds.base import Game
+from bct.core.game import Game
 
 # The agents whose modules import PyTorch or an LLM client load when first named (a command that stops at a
 # bad setting answers in a second, not after importing PyTorch).

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bct.core.errors import UserError
-from bct.worlds.base import Game
-from bct.worlds.play import Step
+from bct.core.game import Game
+from bct.modules.stack import Step
 from bct.worlds.registry import modules_label, world_of
 
 

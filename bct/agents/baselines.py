@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from bct.agents.base import Agent, Decision, Observation, episode_key
-from bct.worlds.base import Game
+from bct.core.game import Game
+from bct.modules.stack import ModularEnv
 from bct.worlds.gold import play_gold
-from bct.worlds.play import ModularEnv
-from bct.worlds.registry import open_game
+from bct.worlds.registry import modules_of, open_game
 
 
 class OracleAgent(Agent):
@@ -25,7 +25,10 @@ class OracleAgent(Agent):
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         key = (game.name, modules)
         if key not in self._envs:  # one of another game that can switch to this one (ScienceWorld's), else a new one
-            other = next((k for k, e in self._envs.items() if k[1] == modules and e.switch(game, modules)), None)
+            other = next(
+                (k for k, e in self._envs.items() if k[1] == modules and e.switch(game, modules_of(game, modules))),
+                None,
+            )
             self._envs[key] = self._envs.pop(other) if other else open_game(game, modules, list_actions=False)
         self._plans[episode_key(game, fold, seed)] = play_gold(self._envs[key], seed, fold, modules).actions
 

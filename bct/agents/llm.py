@@ -20,9 +20,8 @@ from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest
 from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
 from bct.core.errors import UserError, unknown
 from bct.core.files import write_atomic
-from bct.modules import make_module
-from bct.worlds.base import Game
-from bct.worlds.registry import modules_label, open_game, world_of
+from bct.core.game import Game
+from bct.worlds.registry import make_module, modules_label, open_game, world_of
 
 log = logging.getLogger(__name__)
 # Agent settings that do not change what an evaluation finds: a results folder is not refused over them.

@@ -1,4 +1,4 @@
-"""agent=planner: a world's hand-written policy (TextWorldExpress: bct/worlds/twx/planner.py), played through the
+"""agent=planner: a world's hand-written policy (TextWorldExpress: bct/worlds/twx/policy.py), played through the
 rollout like any agent, with its own copies of the game's modules fed by what it observes."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from collections.abc import Generator
 
 from bct.agents.base import Agent, Decision, Observation, episode_key
 from bct.core.errors import UserError
-from bct.worlds.base import Game
-from bct.worlds.play import Step
-from bct.worlds.registry import world_of
+from bct.core.game import Game
+from bct.modules.stack import Step
+from bct.worlds.registry import make_modules, modules_of, world_of
 
 
 class PlannerAgent(Agent):
@@ -19,7 +19,7 @@ class PlannerAgent(Agent):
 
     def __init__(self, game: Game | None, modules: bool | None = None) -> None:
         super().__init__(game, modules)
-        self.rules = world_of(game).planner
+        self.rules = world_of(game).policy
         if self.rules is None or not self.rules.has_rules(game):
             raise UserError(
                 f"agent=planner has no rules for {game.name}; it plays simonsays-memory (the sequence shown "
@@ -30,7 +30,10 @@ class PlannerAgent(Agent):
         self._episodes: dict[tuple, tuple[object, Generator[str, Step, None]]] = {}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
-        shadow = self.rules.Shadow(game, modules)
+        names = modules_of(game, modules)  # its own memory beside them, fed what the agent sees
+        shadow = self.rules.Shadow(
+            game, make_modules(names if game.memory_module in names else [*names, game.memory_module])
+        )
         self._episodes[episode_key(game, fold, seed)] = (shadow, self.rules.play(shadow))
 
     def act(self, batch: list[Observation]) -> list[Decision]:

@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass, field, replace
 
 from bct.agents.base import Agent, Observation
 from bct.core.errors import UserError
+from bct.core.game import Game
 from bct.core.threads import available_cores
 from bct.data.prompt import prompt_at
-from bct.worlds.base import Game
-from bct.worlds.play import ModularEnv, Step
-from bct.worlds.registry import open_game, world_of
+from bct.modules.stack import ModularEnv, Step
+from bct.worlds.registry import modules_of, open_game, world_of
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,7 @@ def start_envs(
 
 
 @dataclass
-class Job:
+class EpisodeRequest:
     """One episode to play: a variation of a game, its limits, and who hears of its end."""
 
     game: Game
@@ -198,7 +198,7 @@ def rollout(
     env_timeout: float = 120.0,
 ) -> list[EpisodeResult]:
     """Play every seed of `game`; `on_done` is called with each finished episode as soon as it ends (`play`)."""
-    jobs = [Job(game, seed, step_limit, repeat_limit, on_done) for seed in seeds]
+    jobs = [EpisodeRequest(game, seed, step_limit, repeat_limit, on_done) for seed in seeds]
     return play(agent, jobs, fold, modules, batch_size, envs, env_timeout)
 
 
@@ -219,7 +219,7 @@ class Slots:
 
     def take(self, game: Game) -> ModularEnv:
         env = next((e for e in self.free if e.game == game), None)
-        env = env or next((e for e in self.free if e.switch(game, self.modules)), None)
+        env = env or next((e for e in self.free if e.switch(game, modules_of(game, self.modules))), None)
         if env is None:
             env = self.free[0]
             if not self.own:
@@ -237,7 +237,7 @@ class Slots:
 
 def play(
     agent: Agent,
-    jobs: Iterable[Job],
+    jobs: Iterable[EpisodeRequest],
     fold: str,
     modules: bool,
     batch_size: int = 32,
@@ -269,12 +269,12 @@ def play(
     envs, free = places.envs, places.free
     active, results, retried = [], [], set()
 
-    def finish(job: Job, result: EpisodeResult) -> None:
+    def finish(job: EpisodeRequest, result: EpisodeResult) -> None:
         results.append(result)
         if job.on_done:
             job.on_done(result)
 
-    def fail(ep: Episode, job: Job, reason: str, retry: bool, broken_env: bool) -> None:
+    def fail(ep: Episode, job: EpisodeRequest, reason: str, retry: bool, broken_env: bool) -> None:
         active.remove(ep)
         if broken_env:  # a fresh JVM in its place
             fresh = places.renew(ep.env, ep.game)
@@ -289,7 +289,7 @@ def play(
             log.warning("%s seed %d failed: %s", ep.game.name, ep.seed, reason)
             finish(job, replace(ep.result(), stop="failed", error=reason, success=False, score=0.0))
 
-    playing: dict[int, Job] = {}  # id(episode) -> its job
+    playing: dict[int, EpisodeRequest] = {}  # id(episode) -> its job
     try:
         with ThreadPoolExecutor(len(envs)) as pool:
             while queue or active:

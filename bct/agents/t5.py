@@ -10,10 +10,10 @@ from transformers.modeling_outputs import BaseModelOutput
 from bct.agents.base import Agent, Decision, Observation, writes_actions
 from bct.agents.t5_choice import WrittenChoice, choice_flags
 from bct.core.errors import UserError, unknown
+from bct.core.game import Game
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
 from bct.seq2seq.decoding import group_beam_search, score_actions
-from bct.worlds.base import Game
 
 DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)

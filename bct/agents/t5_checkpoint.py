@@ -9,9 +9,9 @@ from pathlib import Path
 from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device
 from bct.agents.t5_choice import choice_flags, untried_setting
 from bct.core.errors import UserError
+from bct.core.game import Game
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
-from bct.worlds.base import Game
 from bct.worlds.registry import trained_games, world_of
 
 

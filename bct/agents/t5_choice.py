@@ -9,7 +9,7 @@ from collections import Counter
 
 from bct.agents.base import Decision, Observation, closest_valid, episode_key
 from bct.core.errors import UserError
-from bct.worlds.base import Game
+from bct.core.game import Game
 from bct.worlds.registry import world_of
 
 UNTRIED = ("prompt", "state")

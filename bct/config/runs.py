@@ -10,18 +10,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
-import socket
-import time
 from pathlib import Path
 
 from bct.core.errors import UserError
 from bct.core.files import read_json, read_record
 from bct.core.resume import last_complete_checkpoint
+from bct.data.datasets import mix_entries
 from bct.data.representation import get_representation
-from bct.worlds.play import modules_of
-from bct.worlds.registry import modules_label
+from bct.worlds.registry import modules_label, modules_of
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +76,6 @@ def model_identity(model: dict) -> dict:
     for the game is recorded as the resolved setting (`epochs`, ...), so that editing another game's
     entry changes no run's identity."""
     return {k: v for k, v in model.items() if not k.endswith("_by_game")}
-
-
-def mix_entries(mix: dict, games: list) -> dict:
-    """Each game's `mix.GAME` entry (None where the mix names it not), by its name or its preset's (a variant's
-    memory setting reads its preset's entry); a key that names no game of the run is an error."""
-    unknown_keys = sorted(set(mix) - {k for g in games for k in (g.name, g.preset)})
-    if unknown_keys:
-        raise UserError(
-            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
-            f"name a game of `games`"
-        )
-    return {g: mix.get(g.name) or mix.get(g.preset or g.name) for g in games}
 
 
 def mixture(cfg, games: list) -> dict[str, dict]:
@@ -238,70 +223,3 @@ def kept_checkpoints(run_dir: Path) -> list[Path]:
     """The finished kept checkpoints of a select=dev run, fewest epochs first."""
     found = [p for p in (run_dir / KEPT).glob(f"{run_dir.name}-ep*") if (read_run(p) or {}).get("status") == "done"]
     return sorted(found, key=lambda p: int(p.name.rsplit("-ep", 1)[1]))
-
-
-class FolderLock:
-    """A claim on a folder a job writes: `.<name>.lock` beside it holds the holder's host, pid and start.
-
-    A second job is refused in one line naming the holder (`wait=True`: it waits its turn instead, for
-    work that the first job may already have done, such as generating shared data). A lock whose
-    holder has died (same host, pid gone) is taken over with a warning. Released on exit, whatever
-    the exit.
-    """
-
-    def __init__(self, folder: Path, what: str, wait: bool = False):
-        self.folder, self.what, self.wait = Path(folder), what, wait
-        self.path = self.folder.parent / f".{self.folder.name}.lock"
-
-    def __enter__(self) -> FolderLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        me = {
-            "what": self.what,
-            "host": socket.gethostname(),
-            "pid": os.getpid(),
-            "since": time.strftime("%Y-%m-%d %H:%M:%S"),
-        }
-        told = False
-        while True:
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                holder = read_record(self.path, ["host", "pid"]) or {}
-                if holder and holder["host"] == me["host"] and not _alive(holder["pid"]):
-                    log.warning(
-                        "%s: taking over the lock of pid %s, which is no longer running", self.folder, holder["pid"]
-                    )
-                    self.path.unlink(missing_ok=True)
-                    continue
-                who = (
-                    f"{holder.get('what', 'a job')} (pid {holder.get('pid')} on {holder.get('host')} since "
-                    f"{holder.get('since')})"
-                    if holder
-                    else "another job"
-                )
-                if not self.wait:
-                    raise UserError(
-                        f"{self.folder} is in use by {who}; wait for it to finish, or if that job "
-                        f"is gone, delete {self.path}"
-                    ) from None
-                if not told:
-                    log.info("%s is in use by %s; waiting for it", self.folder, who)
-                    told = True
-                time.sleep(0.5)
-                continue
-            with os.fdopen(fd, "w") as f:
-                json.dump(me, f)
-            return self
-
-    def __exit__(self, *exc) -> None:
-        self.path.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, ValueError, TypeError):
-        return True
-    return True

@@ -28,9 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 from bct.config.cli import CONF, check_overrides, choices
 from bct.config.validation import PLAIN_NAME, validate
 from bct.core.errors import UserError, unknown
+from bct.core.game import Game
 from bct.data.representation import REPRESENTATIONS
-from bct.worlds.base import Game
-from bct.worlds.registry import expand_games, get_game
+from bct.worlds.registry import expand_games, get_game, memory_of
 
 # ${if:COND,A,B} in a config: A where COND is true, else B (e.g. a preset's default that depends on
 # `modules`: entities: ${if:${modules},placeholders,names}).
@@ -145,12 +145,6 @@ class Command(Strict):
 Modules = Union[bool, Literal["all"]]  # the game's modules, none, or every module in every game
 
 
-def memory_of(modules, memory: bool | None) -> bool | None:
-    """The working memory setting: with modules=all the memory is one of the modules offered, unless
-    memory=false says otherwise; else `memory` (None: the game's default)."""
-    return True if memory is None and modules == "all" else memory
-
-
 class MixEntry(Strict):
     """`mix.GAME.*` in a run of several games: how much of that game's gold data the run trains on."""
 
@@ -171,7 +165,7 @@ class TrainSettings(Command):
     max_steps: Optional[AtLeast1]
     max_minutes: Optional[Annotated[float, Field(gt=0)]] = None
     modules: Modules
-    memory: Optional[bool]  # the working memory (bct/modules/memory.py); null: the game's default
+    memory: Optional[bool]  # the working memory (bct/worlds/<world>/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]
     recent: Annotated[int, Field(ge=0)]  # the episode's last actions in the prompt (bct.data.prompt.with_recent)
     final_example: bool

@@ -96,3 +96,15 @@ def load_examples(path: str | Path, split: str = "train"):
     for f in files:
         check_examples(Path(f))
     return datasets.load_dataset("json", data_files=files, split=split)
+
+
+def mix_entries(mix: dict, games: list) -> dict:
+    """Each game's `mix.GAME` entry (None where the mix names it not), by its name or its preset's (a variant's
+    memory setting reads its preset's entry); a key that names no game of the run is an error."""
+    unknown_keys = sorted(set(mix) - {k for g in games for k in (g.name, g.preset)})
+    if unknown_keys:
+        raise UserError(
+            f"mix.{unknown_keys[0]}: not a game of this run ({', '.join(g.name for g in games)}); "
+            f"name a game of `games`"
+        )
+    return {g: mix.get(g.name) or mix.get(g.preset or g.name) for g in games}

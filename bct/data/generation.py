@@ -13,23 +13,23 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from bct.config.runs import FolderLock, mix_entries
-from bct.config.settings import GenerateSettings, memory_of
 from bct.core.errors import UserError
 from bct.core.files import write_atomic, write_jsonl
+from bct.core.lock import FolderLock
 from bct.core.source import fingerprint
-from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, read_manifest
+from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, mix_entries, read_manifest
 from bct.data.workers import play_all
 from bct.worlds.gold import play_gold
-from bct.worlds.play import data_modules
 from bct.worlds.registry import (
     as_game,
     check_choices,
     check_fold,
     check_modules,
+    data_modules,
     expand_games,
     fold_seeds,
     get_game,
+    memory_of,
     modules_label,
     open_game,
     world_of,
@@ -232,8 +232,8 @@ def cfg_list(values, canonical=None) -> list[str]:
     return [canonical(v).name for v in values] if canonical else values
 
 
-def run(cfg: GenerateSettings) -> dict:
-    """The command: write what `cfg` asks for and say what was written."""
+def run(cfg) -> dict:
+    """The command: write what `cfg` (bct.config.settings.GenerateSettings) asks for and say what was written."""
     start = time.time()
     # +game=NAME game.params.*, or the list `games`; each with the memory as `memory` says (null: its default)
     # (with modules=all the memory is on unless memory=false: it is one of the modules offered)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bct.worlds.play import Step
+from bct.modules.stack import Step
 
 
 def clean(text: str) -> str:

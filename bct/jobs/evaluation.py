@@ -12,13 +12,14 @@ from tqdm.auto import tqdm
 
 from bct.agents import Agent, make_agent
 from bct.agents.base import ByGame
-from bct.agents.rollout import EpisodeResult, Job, env_slots, play, start_envs
-from bct.config.runs import FolderLock, claim_results_dir, digest, read_run
+from bct.agents.rollout import EpisodeRequest, EpisodeResult, env_slots, play, start_envs
+from bct.config.runs import claim_results_dir, digest, read_run
 from bct.config.settings import EvaluateSettings, GameSettings
 from bct.core.errors import UserError
 from bct.core.files import write_json, write_jsonl
+from bct.core.game import Game
+from bct.core.lock import FolderLock
 from bct.core.threads import set_threads
-from bct.worlds.base import Game
 from bct.worlds.gold import gold_modules
 from bct.worlds.registry import expand_games, from_record, get_game, protocol_seeds, tales_runs, trained_games, world_of
 from bct.worlds.tales import STEPS as TALES_STEPS
@@ -254,11 +255,12 @@ class Recorder:
         self.needed = gold_modules(agent.game, agent.modules)
         self.on_finished: Callable[[], None] = lambda: None
 
-    def jobs(self) -> list[Job]:
+    def jobs(self) -> list[EpisodeRequest]:
         s = self.settings
         tales = s.get("protocol") == "tales"
         return [
-            Job(self.agent.game, seed, s["step_limit"], s["repeat_limit"], self.finished, tales) for seed in self.todo
+            EpisodeRequest(self.agent.game, seed, s["step_limit"], s["repeat_limit"], self.finished, tales)
+            for seed in self.todo
         ]
 
     def summary(self) -> dict:

@@ -22,8 +22,7 @@ from bct.data.datasets import check_examples, data_path
 from bct.data.prompt import unpack
 from bct.data.representation import REPRESENTATIONS, get_representation
 from bct.reports.results import collect, episodes, solved
-from bct.worlds.play import data_modules
-from bct.worlds.registry import FOLDS, get_game, modules_label
+from bct.worlds.registry import FOLDS, data_modules, get_game, modules_label
 
 
 def layout(source: str) -> Table:

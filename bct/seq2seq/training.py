@@ -14,10 +14,11 @@ import shutil
 import time
 from pathlib import Path
 
-from bct.config.runs import RUN_RECORD, FolderLock, claim_run_dir, train_run_dir, train_settings
+from bct.config.runs import RUN_RECORD, claim_run_dir, train_run_dir, train_settings
 from bct.config.settings import TrainSettings, choices
 from bct.core.errors import UserError
 from bct.core.files import write_json
+from bct.core.lock import FolderLock
 from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
 from bct.data.representation import get_representation

@@ -8,13 +8,12 @@ import random
 
 from bct.config.runs import mixture
 from bct.config.settings import TrainSettings
+from bct.core.game import Game
 from bct.core.source import source_of
 from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.data.entities import shuffle_numbering
 from bct.data.prompt import training_pair
-from bct.worlds.base import Game
-from bct.worlds.play import data_modules
-from bct.worlds.registry import modules_label, world_of
+from bct.worlds.registry import data_modules, modules_label, world_of
 
 log = logging.getLogger(__name__)
 

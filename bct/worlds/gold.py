@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from bct.worlds.base import Game
-from bct.worlds.play import ModularEnv, Step
+from bct.core.game import Game
+from bct.modules.stack import ModularEnv, Step
 from bct.worlds.registry import world_of
 
 

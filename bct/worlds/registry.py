@@ -2,7 +2,7 @@
 
 A game is named once across worlds (`get_game`); `games=all` is every registered game; a game's world
 opens its environment (`open_game`, with the modules in front), folds its seeds and writes its gold paths.
-Adding a world: a folder implementing `bct.worlds.base.World`, and one line in WORLDS.
+Adding a world: a folder implementing `bct.worlds.base.World` (its world.py sets WORLD), and its name in FOLDERS.
 """
 
 from __future__ import annotations
@@ -10,24 +10,30 @@ from __future__ import annotations
 import logging
 import random
 import re
+from importlib import import_module
 
 from bct.core.errors import UserError, unknown
-from bct.worlds.base import FOLDS, Game, World, check_fold
-from bct.worlds.play import ModularEnv, modules_of
-from bct.worlds.scienceworld.world import SCIENCEWORLD
-from bct.worlds.twx.world import TWX
+from bct.core.game import FOLDS, Game, check_fold
+from bct.modules import MODULES as SHARED_MODULES
+from bct.modules import Module
+from bct.modules.stack import ModularEnv
+from bct.worlds.base import World
 
 log = logging.getLogger(__name__)
 
-WORLDS: dict[str, World] = {w.name: w for w in [TWX, SCIENCEWORLD]}
+# The worlds, by their folders' names: each folder's world.py sets WORLD (bct/worlds/base.py, `World`).
+FOLDERS = ("twx", "scienceworld")
+WORLDS: dict[str, World] = {w.name: w for w in (import_module(f"bct.worlds.{f}.world").WORLD for f in FOLDERS)}
 
 GAMES: dict[str, Game] = {name: g for w in WORLDS.values() for name, g in w.games.items()}
 ALIASES: dict[str, str] = {alias: name for w in WORLDS.values() for alias, name in w.aliases.items()}
 GROUPS: dict[str, list[str]] = {group: names for w in WORLDS.values() for group, names in w.groups.items()}
+# every module by its name: the shared ones (bct/modules/) and each world's own (its folder's modules/)
+MODULES: dict[str, type[Module]] = {**SHARED_MODULES, **{n: m for w in WORLDS.values() for n, m in w.modules.items()}}
 # folder and run names: with the game's modules, without, and with every module offered in every game
 MODULES_LABELS = {True: "modules", False: "nomodules", "all": "allmodules"}
 
-__all__ = ["FOLDS", "GAMES", "ALIASES", "Game", "World", "check_fold", "get_game", "world_of", "open_game"]
+__all__ = ["FOLDS", "GAMES", "ALIASES", "MODULES", "Game", "World", "check_fold", "get_game", "world_of", "open_game"]
 
 
 def world_of(game: Game) -> World:
@@ -105,6 +111,41 @@ def fold_seeds(game: Game, fold: str, n: int, what: str = "variations", key: str
     return world_of(game).fold_seeds(game, fold, min(n, size))
 
 
+def make_module(name: str) -> Module:
+    if name not in MODULES:
+        raise unknown("module", name, MODULES)
+    return MODULES[name]()
+
+
+def make_modules(names) -> list[Module]:
+    return [make_module(n) for n in names]
+
+
+def modules_of(game: Game, modules: bool | str) -> list[str]:
+    """The modules `game` is played with: its own (modules=True), then with modules=all each module its world offers
+    in every game (`World.all_modules`) that speaks no verb of one already there (mapreader-directions keeps its own
+    navigator), and the working memory where `game.memory`."""
+    names = [game.module] if modules and game.module else []
+    if modules == "all":
+        for name in world_of(game).all_modules:
+            if not any(set(MODULES[name].verbs) & set(MODULES[n].verbs) for n in names):
+                names.append(name)
+    return names + ([game.memory_module] if game.memory else [])
+
+
+def data_modules(game: Game, modules: bool | str) -> bool | str:
+    """The module setting whose gold data `game` is played from under `modules`: False where `modules` puts no
+    module in front of it that `modules=false` does not (a ScienceWorld task of no module of its own plays
+    the same with modules and without: one data file serves both)."""
+    return modules if modules_of(game, modules) != modules_of(game, False) else False
+
+
+def memory_of(modules, memory: bool | None) -> bool | None:
+    """The working memory setting: with modules=all the memory is one of the modules offered, unless
+    memory=false says otherwise; else `memory` (None: the game's default)."""
+    return True if memory is None and modules == "all" else memory
+
+
 def open_game(
     game: Game,
     modules: bool | str | list = True,
@@ -118,8 +159,8 @@ def open_game(
     `tales_fold`: in tale-suite's environment of the game, playing that fold (`protocol=tales`), not its world's."""
     names = modules if isinstance(modules, list) else modules_of(game, modules)
     if tales_fold is not None:
-        return ModularEnv(game, tales_env(game, tales_fold, list_actions), names)
-    return ModularEnv(game, world_of(game).open(game, step_limit, list_actions), names)
+        return ModularEnv(game, tales_env(game, tales_fold, list_actions), make_modules(names))
+    return ModularEnv(game, world_of(game).open(game, step_limit, list_actions), make_modules(names))
 
 
 def tales_of(game: Game, fold: str):

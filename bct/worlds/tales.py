@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import replace
 
 from bct.core.errors import UserError
+from bct.core.game import Game, GameState
 from bct.core.java import kill_gateway
-from bct.worlds.base import Game, GameState
 
 TALE_SUITE = "tale-suite==1.0.0rc2"
 INSTALL = f"pip install --no-deps --ignore-requires-python {TALE_SUITE} gymnasium termcolor"

@@ -13,8 +13,8 @@ import os
 import random
 
 from bct.core.errors import UserError
+from bct.core.game import Game, GameState, check_fold
 from bct.core.java import check_java, kill_gateway
-from bct.worlds.base import Game, GameState, check_fold
 from bct.worlds.scienceworld.games import SUBSTANCE, fold_of, simplifications
 
 JVM_OPTIONS = "-Xmx1g -XX:+UseSerialGC"

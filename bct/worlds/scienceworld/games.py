@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 
-from bct.worlds.base import Game
+from bct.core.game import Game
 
 # task -> (train, dev, test) variations, as ScienceWorld 1.2.3 splits them
 VARIATIONS: dict[str, tuple[int, int, int]] = {
@@ -148,7 +148,7 @@ def accepts(task: str) -> dict[str, tuple[int, int]]:
 
 OURS = ("search", "moved", "answer")  # parameters of bct's, not the simulator's
 # The tasks that sort what they measure by a threshold the task names ("If the melting point of tin is above 150.0
-# degrees celsius, focus on the green box"): played with the `compare` module (bct/modules/compare.py) where
+# degrees celsius, focus on the green box"): played with the `compare` module (bct/modules/threshold.py) where
 # modules=true, its call just before the box is chosen in their gold paths
 THRESHOLD_TASKS = (
     "use-thermometer",
@@ -160,12 +160,12 @@ THRESHOLD_TASKS = (
 # (bct/modules/notes.py) where modules=true, asked before every game action after the reading in their gold paths
 READING_TASKS = ("chemistry-mix",)
 # each task's module where modules=true: the threshold tasks' `compare`, the reading tasks' `notes`, the inclined
-# planes' `slides` (bct/modules/slides.py: each plane's measured slide, kept for the choice made after both), asked
+# planes' `slides` (bct/worlds/scienceworld/modules/slides.py: each plane's measured slide, kept for the choice made after both), asked
 # just before the focus in their gold paths
-TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "compare") | dict.fromkeys(READING_TASKS, "notes")
+TASK_MODULES = dict.fromkeys(THRESHOLD_TASKS, "threshold") | dict.fromkeys(READING_TASKS, "notes")
 TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 # the conductivity tasks build a circuit of six connections whose fifth needs a wire out of view: the `circuit` module
-# (bct/modules/circuit.py: the connections reported, the free wire ends), asked after each connection; the power
+# (bct/worlds/scienceworld/modules/circuit.py: the connections reported, the free wire ends), asked after each connection; the power
 # circuits' four connections too (a half-built circuit shows no free end in the look)
 CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances", *WIRES_IN_ORDER)
 TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")

@@ -2,7 +2,7 @@
 actions are commands its parser takes, not always strings of its valid-action list); or, where a task has a
 search and the game sets `search=1`, a path that finds by playing what the simulator's path knows.
 
-With the working memory (bct/modules/memory_scienceworld.py), `recall progress` is asked after every
+With the working memory (bct/worlds/scienceworld/modules/memory.py), `recall progress` is asked after every
 RECALL_EVERY game actions: so every prompt holds the memory's answer, as its observation or as the
 previous one (with the one action since in view), and the agent reads what was done and seen so far at
 each decision. The answers are facts; the next action is the gold path's.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 
-from bct.worlds.base import Game
+from bct.core.game import Game
 from bct.worlds.scienceworld import (
     searches,  # the module, so the data's fingerprint follows it (core/source.py)
     text,
@@ -37,7 +37,7 @@ _BOX = re.compile(r"\bthe ([a-z]+ box)\b")  # a box a task names (the `compare` 
 
 def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     """Every action of the gold path of the episode `env` has just reset, with the memory's recalls; with
-    the `compare` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
+    the `threshold` module (a task that sorts by a threshold, modules=true) the latest reading compared with the
     threshold just before the first action that names one of the task's boxes (after every reading where the search
     stops at the one that settles the answer, `settled_reading`); with the `notes` module (a task
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
@@ -49,7 +49,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     actions = search(env) if search else iter(env.gold_actions())
     since = 0  # game actions since the latest recall
     task = env.last.task
-    threshold = text.threshold(task, as_written=True) if "compare" in gold_modules(env.game, modules) else None
+    threshold = text.threshold(task, as_written=True) if "threshold" in gold_modules(env.game, modules) else None
     each_reading = threshold is not None and search is settled_reading  # compared after every reading, not once
     boxes, read = set(_BOX.findall(task)), False  # read: a thermometer reading was taken (the module keeps it)
     notes = "notes" in gold_modules(env.game, modules)

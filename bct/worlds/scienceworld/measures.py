@@ -7,7 +7,7 @@ tick until the block is at the bottom, then read the stopwatch: 47-368 actions o
 simulator's own path scores 0.27-0.40 on the friction tasks within TALES's 100 actions, and at the choice, made after
 both, a Markov prompt shows the second plane's time alone. `equal_times` waits once (10 ticks) and looks once on each
 plane: the block's place after the same time on both ("55% down" against "9% down"; 16-24 actions, each of those 36
-variations reaching 100), and the `slides` module (bct/modules/slides.py) keeps both measurements for the choice.
+variations reaching 100), and the `slides` module (bct/worlds/scienceworld/modules/slides.py) keeps both measurements for the choice.
 
 Wires in the look's order. The power circuits' simulator paths connect the source's anode and cathode to any two of
 the three wires in sight, in any order ("connect battery anode to orange wire terminal 1" where the look lists a black,
@@ -22,7 +22,7 @@ the step limit, past readings that already decide. Each prompt shows one reading
 count) said when the path would stop. `settled_reading` stops at the first reading that settles the answer, a solid
 still solid above the threshold (its melting point is higher) or a liquid still liquid below it (lower), and focuses
 on that box: the box the simulator's path ends on, or the path goes on. Every reading is then compared with the
-threshold (the `compare` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
+threshold (the `threshold` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
 substance's state (what it did when trained: docs/experiments/sw-settled8.md).
 """
 

@@ -3,8 +3,8 @@ load a variation as bct's do (no simplifications, the gold path generated) with 
 
 from __future__ import annotations
 
+from bct.core.game import Game
 from bct.core.java import check_java
-from bct.worlds.base import Game
 from bct.worlds.scienceworld.env import cap_heap
 from bct.worlds.scienceworld.games import FOLD_INDEX, VARIATIONS, simplifications
 from bct.worlds.tales import TalesGameEnv

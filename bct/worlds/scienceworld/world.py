@@ -9,9 +9,12 @@ from importlib.metadata import version
 from bct.worlds.base import World
 from bct.worlds.scienceworld import check, games, gold, tales, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
+from bct.worlds.scienceworld.modules.circuit import Circuit
+from bct.worlds.scienceworld.modules.memory import ScienceWorldMemory
+from bct.worlds.scienceworld.modules.slides import Slides
 
 REFUSALS = ("No known action matches that input", "Unknown action")
-SCIENCEWORLD = World.of(
+WORLD = World.of(
     "scienceworld",
     games,
     gold,
@@ -54,5 +57,6 @@ SCIENCEWORLD = World.of(
         r"That container is empty, so there are no items to mix\.",
     ),
     tales=tales,
+    modules={"memory-scienceworld": ScienceWorldMemory, "slides": Slides, "circuit": Circuit},
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
 )

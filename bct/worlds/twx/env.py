@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from bct.core.errors import UserError
+from bct.core.game import Game, GameState, check_fold
 from bct.core.java import check_java, kill_gateway
-from bct.worlds.base import Game, GameState, check_fold
 
 
 class TWXEnv:

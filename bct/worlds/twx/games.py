@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bct.worlds.base import Game
+from bct.core.game import Game
 
 FOLD_SEEDS = {"train": 0, "dev": 10000, "test": 20000}  # TWX: each fold's seeds start here, 1000 in a row
 FOLD_SIZE = 1000
@@ -55,7 +55,7 @@ GAMES: dict[str, Game] = {
     for g in [
         entry("arithmetic", "arithmetic", "", "calc", "arithmetic"),
         entry("mapreader", "mapreader", "", "navigation", "mapreader", memory_module="memory-mapreader"),
-        # beyond the paper: the navigator also says which way to move (bct/modules/navigation_directions.py)
+        # beyond the paper: the navigator also says which way to move (bct/worlds/twx/modules/navigation_directions.py)
         entry(
             "mapreader-directions",
             "mapreader",

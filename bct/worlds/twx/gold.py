@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator
 
-from bct.worlds.base import Game
-from bct.worlds.play import ModularEnv, Step
-from bct.worlds.twx import planner, text
+from bct.core.game import Game
+from bct.modules.stack import ModularEnv, Step
+from bct.worlds.twx import policy, text
 
 Rule = Callable[[str, ModularEnv], Generator[str, Step, None]]
 
@@ -93,7 +93,7 @@ RULES: dict[str, Rule] = {
     "mapreader": mapreader,
     "sorting": sorting,
     "twc": plain,
-    # TWX's other four games have no module of their own (with memory, the planner's path: bct/worlds/twx/planner.py)
+    # TWX's other four games have no module of their own (with memory, the planner's path: bct/worlds/twx/policy.py)
     "simonsays": plain,
     "peckingorder": plain,
     "coin": plain,
@@ -109,7 +109,7 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
     if not modules:
         return set()
     used = {game.module} if game.module else set()
-    if game.memory and (planner.plays(game, modules) or game.rules == "mapreader"):
+    if game.memory and (policy.plays(game, modules) or game.rules == "mapreader"):
         used.add(game.memory_module)
     return used
 
@@ -117,8 +117,8 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
 def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:
     """Every action of the gold trajectory of the episode `env` has just reset, one at a time; sent the
     step record each action produced."""
-    if planner.plays(env.game, modules):
-        yield from planner.play(env)
+    if policy.plays(env.game, modules):
+        yield from policy.play(env)
         return
     rule = RULES[env.game.rules] if modules else plain
     gold = env.gold_actions()

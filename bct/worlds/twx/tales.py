@@ -4,8 +4,8 @@ leaves at TWX's default: its coin sets limitInventorySize=0)."""
 
 from __future__ import annotations
 
+from bct.core.game import Game
 from bct.core.java import check_java
-from bct.worlds.base import Game
 from bct.worlds.tales import TalesGameEnv
 from bct.worlds.twx.games import ALIASES, FOLD_SEEDS, FOLD_SIZE, TALES_ENVS
 

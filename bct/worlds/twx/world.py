@@ -5,16 +5,32 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.twx import games, gold, planner, tales, text
+from bct.worlds.twx import games, gold, policy, tales, text
 from bct.worlds.twx.env import TWXEnv
+from bct.worlds.twx.modules.kb_twc import KnowledgeBaseTWC
+from bct.worlds.twx.modules.memory import Memory
+from bct.worlds.twx.modules.memory_mapreader import GoalMemory
+from bct.worlds.twx.modules.memory_twc import TidyMemory
+from bct.worlds.twx.modules.navigation import Navigation
+from bct.worlds.twx.modules.navigation_directions import NavigationDirections
 
-TWX = World.of(
+WORLD = World.of(
     "twx",
     games,
     gold,
     text,
     TWXEnv,
-    planner=planner,
+    policy=policy,
     tales=tales,
     version=lambda: {"twx_version": version("textworld-express")},
+    modules={
+        "navigation": Navigation,
+        "navigation-directions": NavigationDirections,
+        "kb-twc": KnowledgeBaseTWC,
+        "memory": Memory,
+        "memory-twc": TidyMemory,
+        "memory-mapreader": GoalMemory,
+    },
+    # modules=all (the one TWX agent): every module offered in every game, beside the game's own and its memory
+    all_modules=("calc", "navigation", "sortquantity", "kb-twc"),
 )

@@ -1,6 +1,6 @@
 """The planner: a hand-written policy over the working memory's facts (agent=planner plays it, a baseline of its own).
 
-The memory (bct/modules/memory*.py) remembers and computes; it never decides. This agent decides by rules:
+The memory (bct/worlds/twx/modules/memory*.py) remembers and computes; it never decides. This agent decides by rules:
 - Simon Says shown once: Simon's first action not yet done in order;
 - Coin: take the coin where it is offered; else explore: a closed door here, then an exit here to a room
   not yet visited, else the first move towards the nearest remembered room that has one;
@@ -28,9 +28,9 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Protocol
 
-from bct.modules.memory import APPLIANCES, KNIFE_VERBS, Memory
-from bct.worlds.base import Game
-from bct.worlds.play import ModuleStack, Step, modules_of
+from bct.core.game import Game
+from bct.modules.stack import ModuleStack, Step
+from bct.worlds.twx.modules.memory import APPLIANCES, KNIFE_VERBS, Memory
 
 
 class View(Protocol):
@@ -197,10 +197,9 @@ def play(view: View) -> Generator[str, Step, None]:
 class Shadow:
     """One episode as the planner knows it: the game, the latest step it saw, and its own modules."""
 
-    def __init__(self, game: Game, modules: bool):
-        names = modules_of(game, modules)
+    def __init__(self, game: Game, modules: list):
         self.game, self.last = game, None
-        self.stack = ModuleStack(names if game.memory_module in names else [*names, game.memory_module])
+        self.stack = ModuleStack(modules)  # the game's modules and the working memory, made by the agent
 
     def module(self, name: str):
         return self.stack.module(name)

@@ -15,9 +15,9 @@ one rule for it). Nothing here reads hidden game state.
 from __future__ import annotations
 
 from bct.core.language import sentences
-from bct.modules.kb_twc import read_objects
-from bct.modules.memory import Memory
 from bct.worlds.twx import text
+from bct.worlds.twx.modules.kb_twc import read_objects
+from bct.worlds.twx.modules.memory import Memory
 from bct.worlds.twx.objects import knowledge
 
 

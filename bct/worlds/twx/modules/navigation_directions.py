@@ -9,7 +9,7 @@ paper's agents had to learn, so its scores are reported apart from the paper's g
 
 from __future__ import annotations
 
-from bct.modules.navigation import Navigation
+from bct.worlds.twx.modules.navigation import Navigation
 
 
 class NavigationDirections(Navigation):

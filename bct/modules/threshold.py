@@ -1,4 +1,4 @@
-"""compare: which side of one observed number another lies, as a thermometer's reading against the threshold a
+"""threshold: which side of one observed number another lies (its command: `compare A B`), as a thermometer's reading against the threshold a
 task names ("If the melting point of tin is above 150.0 degrees celsius, focus on the green box").
 
 A small model trained from scratch reads "233" and "150.0" as tokens, not as quantities: cloned from 20 train
@@ -27,8 +27,8 @@ def side(a: float, b: float) -> str:
     return "above" if a > b else "below" if a < b else "equal to"
 
 
-class Compare(Module):
-    name = "compare"
+class Threshold(Module):
+    name = "threshold"
     verbs = ("compare",)
     usage = (
         "compare A B, with two numbers you have observed (e.g. 'compare 233 150' says whether 233 is above 150); "

@@ -9,8 +9,8 @@ otherwise far back). Which room to head for is the agent's choice.
 
 from __future__ import annotations
 
-from bct.modules.memory import Memory
 from bct.worlds.twx import text
+from bct.worlds.twx.modules.memory import Memory
 
 
 class GoalMemory(Memory):

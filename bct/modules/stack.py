@@ -2,7 +2,8 @@
 
 An action a module owns goes to the module, whose answer becomes the observation (look and inventory
 keep the game's values); anything else goes to the game. Every module hears every observation, look and
-inventory the game produces. `bct.worlds.registry.open_game(game, modules)` opens one.
+inventory the game produces. It knows no world and no module by name: `bct.worlds.registry.open_game(game,
+modules)` makes the modules a game is played with (its world's and the shared ones) and opens one.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bct.modules import ALL_MODULES, MODULES, Module, make_module
-from bct.worlds.base import Game, GameEnv, GameState
+from bct.core.game import Game, GameEnv, GameState
+from bct.modules.base import Module
 
 
 @dataclass
@@ -30,33 +31,14 @@ class Step:
     from_module: bool = False
 
 
-def modules_of(game: Game, modules: bool | str) -> list[str]:
-    """The modules `game` is played with: its own (modules=True), then with modules=all every module of
-    ALL_MODULES that speaks no verb of one already there (mapreader-directions keeps its own navigator),
-    and the working memory where `game.memory`."""
-    names = [game.module] if modules and game.module else []
-    if modules == "all":
-        for name in ALL_MODULES:
-            if not any(set(MODULES[name].verbs) & set(MODULES[n].verbs) for n in names):
-                names.append(name)
-    return names + ([game.memory_module] if game.memory else [])
-
-
-def data_modules(game: Game, modules: bool | str) -> bool | str:
-    """The module setting whose gold data `game` is played from under `modules`: False where `modules` puts no
-    module in front of it that `modules=false` does not (a ScienceWorld task of no module of its own plays
-    the same with modules and without: one data file serves both)."""
-    return modules if modules_of(game, modules) != modules_of(game, False) else False
-
-
 class ModuleStack:
     """Symbolic modules in front of one game, and the order in which they hear of it: the task at reset,
     every game step's observation, look, inventory and score, every action taken, and each module's
     answer (heard by the others). `ModularEnv` drives it from the game; an agent that keeps modules of
     its own (agent=planner) drives it from what it observes, so both hear the same things."""
 
-    def __init__(self, modules: Sequence[str | Module] = ()):
-        self.modules = [make_module(m) if isinstance(m, str) else m for m in modules]
+    def __init__(self, modules: Sequence[Module] = ()):
+        self.modules = list(modules)
 
     def module(self, name: str) -> Module:
         return next(m for m in self.modules if m.name == name)
@@ -89,7 +71,7 @@ class ModuleStack:
 class ModularEnv:
     """One game with zero or more symbolic modules in front of its world's environment."""
 
-    def __init__(self, game: Game, env: GameEnv, modules: Sequence[str | Module] = ()):
+    def __init__(self, game: Game, env: GameEnv, modules: Sequence[Module] = ()):
         self.game = game
         self.env = env
         self.stack = ModuleStack(modules)
@@ -100,14 +82,14 @@ class ModularEnv:
     def module(self, name: str) -> Module:
         return self.stack.module(name)
 
-    def switch(self, game: Game, modules: bool | str) -> bool:
+    def switch(self, game: Game, modules: Sequence[str]) -> bool:
         """Whether this environment plays `game` from its next reset: its own game, or another its world's
         environment loads in the same process (`switch`: ScienceWorld loads any task by name) with the same
-        modules in front (they start afresh at each reset)."""
+        modules in front, named by `modules` (they start afresh at each reset)."""
         if game == self.game:
             return True
         switch = getattr(self.env, "switch", None)
-        if switch is None or [m.name for m in self.modules] != modules_of(game, modules) or not switch(game):
+        if switch is None or [m.name for m in self.modules] != list(modules) or not switch(game):
             return False
         self.game = game
         return True

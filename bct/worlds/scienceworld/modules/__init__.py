@@ -1,0 +1,1 @@
+"""ScienceWorld's own modules: they read its sentences (bct/worlds/scienceworld/text.py)."""
