@@ -102,10 +102,13 @@ def test_no_import_cycle():
 
 
 def world_layer(module: str) -> int | None:
-    """The inner layer of a module of bct.worlds (None for a package's __init__ or elsewhere)."""
+    """The inner layer of a module of bct.worlds (None for a package's __init__ or elsewhere): a world's module that no
+    list names (its environment's helpers) is in the bottom one, with its games, text and environment."""
     found = [
         (len(p), i) for i, names in enumerate(WORLD_LAYERS) for p in names if module == p or module.startswith(p + ".")
     ]
+    if not found and module.split(".")[:3] in ([*"bct.worlds".split("."), w] for w in WORLDS):
+        return 0
     return max(found)[1] if found else None
 
 

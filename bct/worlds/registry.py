@@ -22,7 +22,7 @@ from bct.worlds.base import World
 log = logging.getLogger(__name__)
 
 # The worlds, by their folders' names: each folder's world.py sets WORLD (bct/worlds/base.py, `World`).
-FOLDERS = ("twx", "scienceworld")
+FOLDERS = ("twx", "scienceworld", "textworld")
 WORLDS: dict[str, World] = {w.name: w for w in (import_module(f"bct.worlds.{f}.world").WORLD for f in FOLDERS)}
 
 GAMES: dict[str, Game] = {name: g for w in WORLDS.values() for name, g in w.games.items()}

@@ -1,0 +1,1 @@
+"""TextWorld's own modules: they read its sentences (bct/worlds/textworld/text.py)."""

@@ -1,0 +1,60 @@
+"""The one reader of TextWorld's sentences: its status line and banner, room headers, the cookbook's recipe, what
+a cooking action did, and the names the entity placeholders number."""
+
+from __future__ import annotations
+
+import re
+
+_STATUS = re.compile(r"\s*>\s*-= .*? =-\d+/\d+\s*$", re.S)  # the Z-machine's status line after every answer
+_BANNER_LINE = re.compile(r"^[\s$|\\/_()`'.,:<>-]*$")  # the ASCII "TEXT WORLD" banner of the first answer
+_ROOM = re.compile(r"^-= (.+?) =-$", re.M)
+_RECIPE = re.compile(r"Ingredients:\s*\n(.*?)\n\s*\nDirections:\s*\n(.*?)(?:\n\s*\n|$)", re.S)
+# what a cooking action answers, as the game writes it
+_DONE = re.compile(r"\bYou (slice|dice|chop|fried|roasted|grilled) the (.+?)\.", re.I)
+PAST = {"fried": "fry", "roasted": "roast", "grilled": "grill"}
+# the objects a room text shows, in its commonest forms (its prose is drawn from a grammar)
+_THINGS = re.compile(
+    r"\b(?:you (?:can )?(?:see|make out) (?:a|an|the)|there is (?:a|an)|revealing (?:a|an)|on the|the) "
+    r"((?:closed |open )?[a-z][a-z -]{1,40}?)(?= (?:and|on|in|here|leading|to|that)\b|[.,!])",
+    re.I,
+)
+
+
+def clean(text: str) -> str:
+    """An answer without the status line and the banner, its blank lines closed up."""
+    text = _STATUS.sub("", text)
+    lines = [line.rstrip() for line in text.splitlines()]
+    if any("$$" in line for line in lines):  # the first answer's banner: drop its lines
+        lines = [line for line in lines if not ("$$" in line or (line and _BANNER_LINE.match(line)))]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def speaks(text: str) -> bool:
+    """Whether a text is TextWorld's: a room header, or the objective of one of its challenges."""
+    return bool(_ROOM.search(text) or "Let's cook a delicious meal" in text or "Welcome to TextWorld" in text)
+
+
+def rooms(text: str) -> list[str]:
+    return [r.lower() for r in _ROOM.findall(text)]
+
+
+def recipe(text: str) -> tuple[list[str], list[str]] | None:
+    """The cookbook's ingredients and directions, as read ("examine cookbook"); None where the text holds none."""
+    found = _RECIPE.search(text)
+    if not found:
+        return None
+    ingredients, directions = ([ln.strip() for ln in part.splitlines() if ln.strip()] for part in found.groups())
+    return ingredients, directions
+
+
+def done(text: str) -> list[str]:
+    """The directions an answer says were carried out ("You slice the carrot." -> "slice the carrot")."""
+    return [f"{PAST.get(v.lower(), v.lower())} the {thing.lower()}" for v, thing in _DONE.findall(text)]
+
+
+def names(text: str) -> list[str]:
+    """The rooms and things `text` names, in order of first mention."""
+    found = rooms(text) + [
+        t.strip().lower().removeprefix("closed ").removeprefix("open ") for t in _THINGS.findall(text)
+    ]
+    return list(dict.fromkeys(n for n in found if n))

@@ -1,0 +1,125 @@
+"""TextWorld's generated games as bct's third world: games made and cached, gold paths that win, its modules, its
+folds, and the commands that generate, train and evaluate on it like on any world."""
+
+import json
+
+import pytest
+
+from bct.worlds.gold import play_gold
+from bct.worlds.registry import expand_games, fold_seeds, get_game, make_module, open_game
+from bct.worlds.textworld import text
+from bct.worlds.textworld.games import COOKING_LEVELS, FOLD_SEEDS, FOLD_SIZE
+from bct.worlds.textworld.make import RETRIES, RETRY_STEP, game_file
+
+RECIPE = """You open the copy of "Cooking: A Modern Approach (3rd Ed.)" and start reading:
+
+Recipe #1
+---------
+Gather all following ingredients and follow the directions to prepare this tasty meal.
+
+Ingredients:
+carrot
+  red apple
+
+Directions:
+slice the carrot
+  grill the carrot
+  prepare meal
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["textworld-cooking", "textworld-cooking-level9", "textworld-coin", "textworld-treasure-level15"]
+)
+def test_gold_paths_win_with_and_without_modules(name):
+    game = get_game(name)
+    for modules in (True, False):
+        with open_game(game, modules) as env:
+            traj = play_gold(env, fold_seeds(game, "train", 1)[0], "train", modules)
+        assert traj.ok and traj.score == 1.0, traj.error
+        calls = [a for a, s in zip(traj.actions, traj.steps[1:]) if s.from_module]
+        assert bool(calls) == modules  # the module is asked where modules are on, never where they are off
+
+
+@pytest.mark.slow
+def test_a_game_is_made_once_and_read_back_from_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BCT_TEXTWORLD_GAMES", str(tmp_path))
+    game = get_game("textworld-coin")
+    path = game_file(game, 7)
+    made = path.stat().st_mtime_ns
+    assert path.with_suffix(".json").exists() and game_file(game, 7).stat().st_mtime_ns == made
+    path.unlink()  # a missing game is made again, the same game
+    assert game_file(game, 7).exists()
+
+
+def test_folds_are_disjoint_seeds_even_after_retries():
+    used = {
+        fold: {seed + k * RETRY_STEP for seed in range(start, start + FOLD_SIZE) for k in range(RETRIES)}
+        for fold, start in FOLD_SEEDS.items()
+    }
+    assert not used["train"] & used["dev"] and not used["train"] & used["test"] and not used["dev"] & used["test"]
+    assert fold_seeds(get_game("textworld-coin"), "test", 3) == [FOLD_SEEDS["test"] + i for i in range(3)]
+
+
+def test_the_cooking_levels_are_tales_s_ten_and_the_group_names_the_three_games():
+    assert sorted(COOKING_LEVELS) == list(range(1, 11))
+    assert get_game("textworld-cooking-level10").param_values == {"level": 10}
+    assert expand_games(["textworld"]) == ["textworld-cooking", "textworld-coin", "textworld-treasure"]
+
+
+def test_an_unknown_level_is_one_line_naming_the_range(cli, one_line):
+    r = cli("bct.generate", "+game=textworld-cooking", "game.params.level=11", "progress=false")
+    one_line(r, "from 1 to 10")
+
+
+def test_the_cookbook_keeps_the_recipe_and_what_was_done():
+    cookbook = make_module("cookbook")
+    assert cookbook.run("recall recipe") == "No recipe has been read yet." and not cookbook.commands()
+    cookbook.observe(RECIPE, "-= Kitchen =-", "You are carrying: a carrot.")
+    cookbook.observe("You slice the carrot.", "-= Kitchen =-", "You are carrying: a sliced carrot.")
+    answer = cookbook.run("recall recipe")
+    assert answer.startswith("The recipe needs carrot, red apple.")
+    assert "slice the carrot (done); grill the carrot; prepare meal" in answer and "a sliced carrot" in answer
+    assert "takes no arguments" in cookbook.run("recall recipe now")
+
+
+def test_progress_counts_the_moves_the_game_took():
+    progress = make_module("progress")
+    for action, answer in [("go north", "-= Kitchen =-"), ("go west", "You can't go that way."), ("go east", "ok")]:
+        progress.acted(action)
+        progress.observe(answer, "", "")
+    assert progress.run("recall progress") == "2 done so far: go north, go east."
+
+
+def test_the_reader_drops_the_banner_and_status_line_and_names_rooms_and_things():
+    first = "  $$$$$$$$\\  \n  | $$  | $$ >$$  $$\n\nWelcome to TextWorld!\n\n-= Pantry =-\nYou see a shelf.\n\n\n>" + (
+        " " * 60 + "-= Pantry =-0/1"
+    )
+    assert text.clean(first) == "Welcome to TextWorld!\n\n-= Pantry =-\nYou see a shelf."
+    assert text.speaks(first) and not text.speaks("You are in the kitchen. To the North you see the pantry.")
+    assert text.names("-= Pantry =-\nYou see a shelf. There is a closed fridge.")[:3] == ["pantry", "shelf", "fridge"]
+    assert text.recipe(RECIPE) == (["carrot", "red apple"], ["slice the carrot", "grill the carrot", "prepare meal"])
+
+
+@pytest.mark.slow
+def test_generate_train_and_evaluate_as_on_any_world(tmp_path, cli):
+    where = [f"data_dir={tmp_path / 'data'}", f"checkpoint_dir={tmp_path / 'ck'}", "progress=false"]
+    r = cli("bct.train", "+game=textworld-coin", "model=t5-tiny-scratch", "epochs=1", "num_games=4", *where)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = (tmp_path / "ck").glob("textworld-coin-modules-*")
+    r = cli(
+        "bct.evaluate",
+        f"checkpoint={run}",
+        "fold=dev",
+        "num_variations=2",
+        f"results_dir={tmp_path / 'results'}",
+        "progress=false",
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    (results,) = (tmp_path / "results").rglob("results.json")
+    record = json.loads(results.read_text())
+    assert record["game"] == "textworld-coin" and record["fold"] == "dev" and record["complete"]
+    assert [v["seed"] for v in record["per_variation"]] == fold_seeds(get_game("textworld-coin"), "dev", 2)
+    assert 0.0 <= record["avg_score"] <= 1.0 and record["avg_env_steps"] <= 100
+    assert len((results.parent / "histories.jsonl").read_text().splitlines()) == 2
