@@ -23,7 +23,8 @@
 #     substance read until a reading settles it, the unknown plant's cross cut to its evidence, the inclined planes
 #     timed alike: docs/scienceworld.md); 0: the simulator's paths alone.
 #   WIDE (1): the knowledge tasks and the many-variation procedures learn from more train variations than GAMES and
-#     the smallest tasks' examples count two or three times an epoch (the `mix` below); 0: GAMES for every task.
+#     the smallest tasks' examples count two or three times an epoch (the recipe's `mix`); 0: GAMES for every task.
+# The recipe itself (the training's settings) is bct/conf/experiment/scienceworld.yaml: the variables below change it.
 #   TASKS: the games to play, space-separated (one task for a quick check); all 30 where unset.
 #   SKIP_IDLE (1): a command the game answered as changing nothing ("The drawer is already open.") is passed over
 #     while the look it was sent in stays (agent.skip_idle); 0: sent again.
@@ -62,24 +63,15 @@ RERANK=${RERANK:-1}
 FOLDS=${FOLDS:-dev}
 TALES_SEEDS=${TALES_SEEDS:-5}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
-mix=()  # the same keys for bct.generate (each task's variations) and bct.train (those and the passes)
-if [ "$WIDE" = 1 ]; then
-  # which thing is an animal, a plant, living or not, lives longest: short episodes, learned from variety
-  for t in find-animal find-living-thing find-non-living-thing find-plant; do mix+=("+mix.scienceworld-$t.num_games=60"); done
-  for t in lifespan-longest-lived lifespan-shortest-lived lifespan-longest-lived-then-shortest-lived \
-    measure-melting-point-known-substance measure-melting-point-unknown-substance mendelian-genetics-unknown-plant; do
-    mix+=("+mix.scienceworld-$t.num_games=40")
-  done
-  mix+=("+mix.scienceworld-test-conductivity.num_games=50")
-  # folds of 4-18 train variations, all taken: twice in each epoch
-  for t in identify-life-stages-1 identify-life-stages-2 chemistry-mix chemistry-mix-paint-tertiary-color; do
-    mix+=("+mix.scienceworld-$t.passes=2")
-  done
-  # the circuits: 10 train variations of 11-30 actions each, 0.5% of the examples, and two trainings of the same data
-  # scored them 0.81-0.83 and 0.13-0.18: three times in each epoch
-  for t in power-component power-component-renewable-vs-nonrenewable-energy; do mix+=("+mix.scienceworld-$t.passes=3"); done
-fi
 py=.venv/bin/python
+# the recipe's mix (bct/conf/experiment/scienceworld.yaml: each task's train variations and passes) as overrides, the
+# same for bct.generate and bct.train; WIDE=0: none, GAMES for every task
+mix=()
+if [ "$WIDE" = 1 ]; then
+  mapfile -t mix < <($py -c "from omegaconf import OmegaConf
+for game, entry in OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix.items():
+    print(*(f'+mix.{game}.{key}={value}' for key, value in entry.items()), sep='\n')")
+fi
 games=$group oracle_games=scienceworld  # the oracle and random rows: each task's own game, not its search variant
 if [ -n "${TASKS:-}" ]; then
   games=${TASKS// /,}
@@ -92,8 +84,8 @@ print(','.join(get_game(t).preset or t for t in sys.argv[1:]))" $TASKS)
   done
   mix=("${kept[@]}")
 fi
-sizes=()
-[ "$MODEL" = t5-cpu-scratch ] && sizes=(batch_size=16 lr=7e-4)
+sizes=()  # the recipe's batch and learning rate are the CPU preset's; another model keeps its preset's own
+[ "$MODEL" = t5-cpu-scratch ] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}')
 mkdir -p "$RESULTS/logs"
 start=$(date +%s)
 TASKS=$($py -c "from bct.worlds.registry import expand_games; print(' '.join(expand_games('$games'.split(','))))")
@@ -106,14 +98,14 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
   # distinct=false: every step of every gold path, with modules too (the CPU preset dedupes where modules=true)
-  $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
-    "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+  $py -m bct.train +experiment=scienceworld "games=[$games]" "modules=$MODULES" "memory=$memory" "model=$MODEL" \
+    "num_games=$GAMES" "~mix" "+mix={}" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   trainings=("$CHECKPOINTS/$run")
   for ((k = 1; k < SEEDS; k++)); do  # the same recipe from other seeds: each played on its own, and all as one agent
     echo "[$(date +%T)] training $((k + 1)) of ${SEEDS} (seed $((42 + k)))"
-    $py -m bct.train "games=[$games]" "modules=$MODULES" "memory=$memory" entities=common-task "model=$MODEL" distinct=false \
-      "num_games=$GAMES" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" \
+    $py -m bct.train +experiment=scienceworld "games=[$games]" "modules=$MODULES" "memory=$memory" "model=$MODEL" \
+      "num_games=$GAMES" "~mix" "+mix={}" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" \
       "checkpoint_dir=$CHECKPOINTS/seed$((42 + k))" progress=false "$@" "seed=$((42 + k))" >>"$RESULTS/logs/train.log" 2>&1
     tail -n 1 "$RESULTS/logs/train.log"
     trainings+=("$CHECKPOINTS/seed$((42 + k))/$run")
