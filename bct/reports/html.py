@@ -74,7 +74,8 @@ def results_table(rows: list[dict]) -> str:
     for r in rows:
         share = invalid_share(r)
         cells = {
-            "run": esc(r["run"]),
+            # the game has its column: a run that played one game of several is named without it
+            "run": esc(r["run"].removesuffix(f"-on-{r['game']}")),
             "agent": esc(r["agent"]),
             "game": esc(r["game"]),
             "modules": modules_label(r["modules"]),
@@ -97,26 +98,10 @@ def results_table(rows: list[dict]) -> str:
 
 
 def markdown_html(text: str) -> str:
-    """A Markdown text of paragraphs and pipe tables (bct.twx_table's) as HTML."""
-    out, table = [], []
+    """A Markdown text (the tables' paragraphs, pipe tables, bold, lists) as HTML; raw HTML in it is escaped."""
+    from markdown_it import MarkdownIt
 
-    def flush() -> None:
-        if table:
-            rows = [[c.strip() for c in line.strip("|").split("|")] for line in table if not line.startswith("|---")]
-            out.append("<table><thead><tr>" + "".join(f"<th>{esc(c)}</th>" for c in rows[0]) + "</tr></thead><tbody>")
-            out.extend("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows[1:])
-            out.append("</tbody></table>")
-            table.clear()
-
-    for line in text.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush()
-        if line.strip():
-            out.append(f"<p>{esc(line)}</p>")
-    flush()
-    return "".join(out)
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 
 def generalist_html(rows: list[dict]) -> str:
