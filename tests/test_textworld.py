@@ -123,3 +123,27 @@ def test_generate_train_and_evaluate_as_on_any_world(tmp_path, cli):
     assert [v["seed"] for v in record["per_variation"]] == fold_seeds(get_game("textworld-coin"), "dev", 2)
     assert 0.0 <= record["avg_score"] <= 1.0 and record["avg_env_steps"] <= 100
     assert len((results.parent / "histories.jsonl").read_text().splitlines()) == 2
+
+
+@pytest.mark.slow
+def test_an_llm_agent_plays_textworld_through_its_module(tmp_path, monkeypatch):
+    """The LLM agent on TextWorld, against a loopback chat server that replies with the gold path (module calls
+    included): the same agent, prompts and module interface as on the other worlds."""
+    from test_llm import KEY, ChatServer, oracle_policy
+
+    from bct.agents.llm import LLMAgent, OpenAIBackend
+    from bct.agents.rollout import rollout
+
+    game = get_game("textworld-coin")
+    seeds = fold_seeds(game, "dev", 2)
+    with open_game(game, True) as env:
+        trajs = [play_gold(env, s, "dev", True) for s in seeds]
+    plans = {t.steps[0].observation.strip(): t.actions for t in trajs}
+    monkeypatch.setenv("BCT_TEST_KEY", KEY)
+    server = ChatServer(oracle_policy(plans))
+    backend = OpenAIBackend("scripted", server.url, "BCT_TEST_KEY", retries=3)
+    agent = LLMAgent(game, client=backend, cache_dir=tmp_path / "cache", concurrency=2, history_turns=50)
+    results = rollout(agent, game, "dev", seeds, True, batch_size=2)
+    assert [r.score for r in results] == [1.0, 1.0]
+    user = server.requests[0]["body"]["messages"][1]["content"]
+    assert "recall progress" in user  # the module's command is offered among the valid actions
