@@ -266,19 +266,21 @@ def test_a_real_local_model_plays_an_episode_offline(tmp_path, gemma_folder):
 @pytest.mark.parametrize("family", ["arithmetic", "mapreader", "sorting", "twc"])
 def test_table3_rules_per_game_without_module_commands_for_runs_without_modules(family):
     from bct.agents import llm_prompts as P
+    from bct.worlds.twx.llm_hints import GUIDANCE, RULES
 
-    with_modules = P.system_prompt(family, "Do the task.", True, False, None, modules=True)
-    without = P.system_prompt(family, "Do the task.", True, False, None, modules=False)
+    hints = (RULES[family], GUIDANCE[family])
+    with_modules = P.system_prompt(hints, "Do the task.", True, False, None, modules=True)
+    without = P.system_prompt(hints, "Do the task.", True, False, None, modules=False)
     module_words = {"mapreader": "next step to", "sorting": "sort ascending", "twc": "query", "arithmetic": "div"}
     assert module_words[family] not in without and "helper tool" not in without
     assert ("helper tool" in with_modules) and (module_words[family] in with_modules) == (
         family in ("mapreader", "sorting")
     )
-    for about_module, rule in P.TABLE3[family]:
+    for about_module, rule in RULES[family]:
         assert rule in with_modules and (rule in without) == (not about_module)
-    guided = P.system_prompt(family, "Do the task.", True, False, None, modules=True, guidance=True)
-    assert all(g in guided and g not in with_modules for g in P.GUIDANCE[family])
-    assert "rules" not in P.system_prompt(family, "Do the task.", False, False, None, modules=True)
+    guided = P.system_prompt(hints, "Do the task.", True, False, None, modules=True, guidance=True)
+    assert all(g in guided and g not in with_modules for g in GUIDANCE[family])
+    assert "rules" not in P.system_prompt(hints, "Do the task.", False, False, None, modules=True)
 
 
 def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():

@@ -137,8 +137,9 @@ class LLMAgent(Agent):
         ep = self._episodes[ob.episode]
         if ep["system"] is None:
             example = self._example(ob.game, ob.modules) if self.one_shot else None
+            world = world_of(ob.game)
             ep["system"] = P.system_prompt(
-                ob.game.rules,
+                (world.llm_rules.get(ob.game.rules, ()), world.llm_guidance.get(ob.game.rules, ())),
                 ob.step.task,
                 self.constraints,
                 self.think,

@@ -1,4 +1,5 @@
-"""What the zero-shot LLM agent is told: role, per-game rules, the per-step query, and TWC extras."""
+"""What the zero-shot LLM agent is told: role, its world's rules for the game (`World.llm_rules`), the per-step query,
+and TWC extras."""
 
 from __future__ import annotations
 
@@ -27,60 +28,13 @@ THINK = (
     "as 'Action: <one action from the list>'."
 )
 
-# The constraint rules of seed 000's Table 3, per game (in our words), each marked True where it is
-# about a module: a run without modules is not told about commands it does not have.
-TABLE3 = {
-    "arithmetic": [
-        (False, "If you do not see the items you need, choose 'look around'."),
-        (False, "To put something in the box, first take it, then put it in the box."),
-        (False, "For example, to put 20 apples in the box, choose 'take 20 apples', then 'put 20 apples in box'."),
-        (False, "After 'take math problem' comes 'read math problem'."),
-        (False, "Never choose 'put math problem in box'."),
-    ],
-    "mapreader": [
-        (False, "Begin with 'read map' to learn the layout around you."),
-        (True, "Then, when you do not know how to reach a place, choose 'next step to PLACE' for the way there."),
-        (False, "The action 'task' reminds you of your task."),
-        (False, "Do not go anywhere the task does not need."),
-    ],
-    "sorting": [
-        (True, "Choose 'sort ascending' or 'sort descending' to learn which item goes next."),
-        (False, "Take the items one at a time."),
-        (False, "Put each item in the box."),
-    ],
-    "twc": [
-        (False, "Taking an item gives you a positive score."),
-        (False, "Putting it in its right place gives a higher score; anywhere else gives 0."),
-        (False, "Get as much score as you can."),
-    ],
-}
 
-# bct's own guidance beyond Table 3 (agent.guidance=true): how to use each module well.
-GUIDANCE = {
-    "arithmetic": [
-        "Take the math problem and read it before anything else.",
-        "Then compute the answer with one of the add, sub, mul or div actions.",
-        "Take the item whose quantity equals the answer, then put it in the box.",
-    ],
-    "mapreader": [
-        "Then, before every move, ask 'next step to <room>' for the room you are heading to, and move "
-        "in the direction of the room it names.",
-        "Take the coin, then go back the same way to the box and put the coin in it.",
-    ],
-    "sorting": [
-        "Before every take, ask 'sort ascending' to see the items ordered by quantity.",
-        "Take the smallest item not yet in the box, put it in the box, and repeat.",
-        "Quantities have units: 50mg is less than 10g.",
-    ],
-    "twc": ["After taking an object, query it to learn where it belongs, then put it there (open containers first)."],
-}
-
-
-def rules(family: str, modules: bool, guidance: bool = False) -> list[str]:
-    """The rules a run is told: Table 3's for its game (less the module rules without modules), and
-    with `guidance` bct's module advice."""
-    out = [text for about_module, text in TABLE3.get(family, []) if modules or not about_module]
-    return out + (GUIDANCE.get(family, []) if guidance and modules else [])
+def rules(hints, modules: bool, guidance: bool = False) -> list[str]:
+    """The rules a run is told: its world's for its game (`World.llm_rules`: seed 000's Table 3 for TWX's, less the
+    module rules without modules), and with `guidance` the world's module advice (`World.llm_guidance`)."""
+    table, advice = hints
+    out = [text for about_module, text in table if modules or not about_module]
+    return out + (list(advice) if guidance and modules else [])
 
 
 # The action query of seed 000's Table 2, in our words.
@@ -103,7 +57,7 @@ FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other locat
 
 
 def system_prompt(
-    family: str,
+    hints: tuple,
     task: str,
     constraints: bool,
     think: bool,
@@ -113,7 +67,7 @@ def system_prompt(
     memory: bool = False,
 ) -> str:
     parts = [ROLE.format(task=task.strip())] + ([ROLE_MODULES] if modules else []) + ([MEMORY] if memory else [])
-    told = rules(family, modules, guidance) if constraints else []
+    told = rules(hints, modules, guidance) if constraints else []
     if told:
         parts.append(
             "There are some rules for choosing actions:\n" + "\n".join(f"{i}) {r}" for i, r in enumerate(told, 1))

@@ -18,7 +18,7 @@ every world. `bct/worlds/registry.py` lists the worlds, one line each.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -47,6 +47,10 @@ class World:
     modules: Mapping[str, type[Module]] = field(default_factory=dict)
     # modules=all: the modules offered in each of its games beside the game's own (the paper's every-module setting)
     all_modules: tuple[str, ...] = ()
+    # what the zero-shot LLM agent is told of a game, by its rules: (about a module?, rule) lines, and the module advice
+    # that agent.guidance adds
+    llm_rules: Mapping[str, Sequence[tuple[bool, str]]] = field(default_factory=dict)
+    llm_guidance: Mapping[str, Sequence[str]] = field(default_factory=dict)
     policy: ModuleType | None = None  # has_rules(game), Shadow(game, module objects), play(view): agent=planner
     # tale-suite's environments of its games (protocol=tales): FOLDS, tales_name(game), fold_list(game, fold), TalesEnv
     tales: ModuleType | None = None
