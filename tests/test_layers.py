@@ -138,14 +138,6 @@ def test_the_folder_shows_the_layers():
             assert not body, f"{init} holds code; a package's __init__ is its docstring"
 
 
-# the per-family tables still read their family's game lists from reports/ (issue 81's report seam, not yet drawn)
-TABLES_OUTSIDE = {
-    "bct.reports.compare imports bct.worlds.twx.games",
-    "bct.reports.twx_table imports bct.worlds.twx.games",
-    "bct.reports.scienceworld imports bct.worlds.scienceworld.games",
-}
-
-
 def test_a_world_s_folder_is_imported_only_by_itself_and_the_registry():
     """A game family is one folder: the rest of bct reaches it through the `World` it registers."""
     outside = {
@@ -155,7 +147,7 @@ def test_a_world_s_folder_is_imported_only_by_itself_and_the_registry():
         if d.startswith("bct.worlds.") and (w := d.split(".")[2]) in WORLDS
         if not m.startswith(f"bct.worlds.{w}") and m != "bct.worlds.registry"
     }
-    assert outside <= TABLES_OUTSIDE, outside - TABLES_OUTSIDE
+    assert not outside
 
 
 def test_only_the_twx_folder_knows_textworld_express():

@@ -13,12 +13,10 @@ claude-opus-4.6 0.920, gpt-5.1 0.902.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from bct.reports.results import best_in_play, usual
 from bct.worlds.registry import GROUPS
-from bct.worlds.scienceworld.games import OURS
 from bct.worlds.tales import STEPS
 
 PUBLISHED = [
@@ -35,7 +33,7 @@ TALES_STEPS = STEPS  # TALES plays each game for 100 steps
 def task_of(game: str) -> str:
     """The task a game plays, whatever its memory setting, gold path and train worlds
     (`scienceworld-boil-moved1-search1-nomemory`: scienceworld-boil)."""
-    return re.sub(rf"-(?:{'|'.join(OURS)})\d+", "", game.removesuffix("-nomemory").removesuffix("-memory"))
+    return max((t for t in TASKS if game == t or game.startswith(t + "-")), key=len, default=game)
 
 
 def columns(rows: list[dict]):

@@ -18,8 +18,11 @@ from pathlib import Path
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
 from bct.reports.results import best_in_play, collect, tales_loop, usual
-from bct.worlds.registry import get_game
-from bct.worlds.twx.games import TALES_ENVS, TWX_GAMES
+from bct.worlds.registry import GROUPS, WORLDS, get_game
+
+TWX_GAMES = tuple(GROUPS["twx"])  # the eight games at their defaults
+# TALES's sixteen TWX environments, each with the game of its settings
+TALES_ENVS = {env: game for game, env in WORLDS["twx"].tales.NAMES.items()}
 
 TALES_GAMES = ("cookingworld-tales", "simonsays-memory-tales", "coin-tales")
 # TALES (2025), test fold, score = best reached during play: the figures it published for these games.

@@ -166,6 +166,8 @@ TALES_ENVS = {
 
 # The four games of the paper, in its order.
 PAPER_GAMES = ("arithmetic", "mapreader", "sorting", "twc")
+# names for several games (`games=[paper]`), read by the reports through the registry too
+GROUPS = {"twx": list(TWX_GAMES), "paper": list(PAPER_GAMES)}
 
 
 def fold_seeds(game: Game, fold: str, n: int) -> list[int]:
