@@ -628,7 +628,7 @@ def test_episodes_of_several_games_play_in_one_pool_each_reported_to_its_own_gam
     games = [get_game("twc"), get_game("arithmetic")]
     heard: dict[str, list[int]] = {g.name: [] for g in games}
     jobs = [
-        ro.Job(g, seed, g.step_limit, g.repeat_limit, lambda r, g=g: heard[g.name].append(r.seed))
+        ro.EpisodeRequest(g, seed, g.step_limit, g.repeat_limit, lambda r, g=g: heard[g.name].append(r.seed))
         for seed in DEV[:3]
         for g in games
     ]

@@ -183,7 +183,7 @@ def test_one_jvm_plays_several_tasks_in_turn_each_to_its_gold_score(monkeypatch)
     real = ro.open_game
     monkeypatch.setattr(ro, "open_game", lambda game, *a, **k: opened.append(game.name) or real(game, *a, **k))
     games = [get_game(f"scienceworld-{t}").with_memory(False) for t in ("lifespan-longest-lived", "find-living-thing")]
-    jobs = [ro.Job(g, seed, g.step_limit, None) for seed in (0, 1) for g in games]
+    jobs = [ro.EpisodeRequest(g, seed, g.step_limit, None) for seed in (0, 1) for g in games]
     agent = OracleAgent(games[0], False)
     try:
         results = ro.play(agent, jobs, "train", False, batch_size=1)
