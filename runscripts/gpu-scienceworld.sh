@@ -47,7 +47,7 @@ log=$RESULTS/logs
 mkdir -p "$log"
 start=$(date +%s)
 pack() { tar -C "$RESULTS" -cJf "$OUT/$RUN.rest.tar.xz" .; } # logs and evaluated episodes, one file
-precision=() # fp32 with TF32 matmuls on the GPU: this preset's bf16 run diverged (docs/experiments/sw-gpu25m-diverged.md)
+precision=() # fp32 with TF32 matmuls on the GPU: this preset's bf16 run diverged (the experiment log, docs/experiments/)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
 GAMES=${GAMES:-[scienceworld-search]}
 $PY -m bct.train "games=$GAMES" modules=false memory=false entities=common-task "model=$MODEL" \

@@ -29,7 +29,7 @@
 #   SKIP_IDLE (1): a command the game answered as changing nothing ("The drawer is already open.") is passed over
 #     while the look it was sent in stays (agent.skip_idle); 0: sent again.
 #   RERANK (1): one model's 8 written candidates ordered by its plain length-normalised likelihood (agent.rerank), as an
-#     ensemble's pool is (measured: docs/experiments/sw-settle8.md); 0: the diverse beam search's order.
+#     ensemble's pool is (measured: the experiment log, docs/experiments/); 0: the diverse beam search's order.
 #   SEEDS (1): trainings of the agent on the same data, seeds 42, 43, ... (the second and later under
 #     CHECKPOINTS/seed<N>), each played on its own (RESULTS/seed<N>); more than one are also played as one ensemble
 #     (RESULTS/ensemble; agent.ensemble: their candidates pooled, ranked by their mean log-likelihood).

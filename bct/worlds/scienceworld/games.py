@@ -77,7 +77,7 @@ WIRES_IN_ORDER = ("power-component", "power-component-renewable-vs-nonrenewable-
 # (still solid above the threshold, still liquid below it); with `search=1` the path stops at the first such reading
 # and focuses on its box, the reading compared after each one (measures.py, `settled_reading`). The known substance's
 # train ones (gallium, lead, chocolate, mercury) are heated until they melt, so an agent cloned from them heats a
-# metal past every deciding reading; settled, the first reading decides (docs/experiments/sw-settle8.md)
+# metal past every deciding reading; settled, the first reading decides (the experiment log, docs/experiments/)
 READ_UNTIL_SETTLED = ("measure-melting-point-known-substance", "measure-melting-point-unknown-substance")
 # mendelian-genetics-known-plant asks of the pea plant's own traits, dominant or recessive as Mendel found them in every
 # variation of every fold (round seeds and tall plants dominant, wrinkly and short recessive; its train variations ask
@@ -202,7 +202,7 @@ ALIASES: dict[str, str] = {}
 # searchable tasks `scienceworld-search` plays from the simulator's paths: the tertiary paints' search finds their
 # secondary by pairs that hold yellow in most train variations (green and orange both need it), which taught the
 # secondary's agent yellow pairs for violet; the power circuits' wires in order gained nothing alone (both measured:
-# docs/experiments/sw-title8.md)
+# the experiment log, docs/experiments/)
 SEARCH_LEFT_OUT = ("chemistry-mix-paint-tertiary-color", *WIRES_IN_ORDER)
 
 

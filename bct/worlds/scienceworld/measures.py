@@ -12,7 +12,7 @@ variations reaching 100), and the `slides` module (bct/worlds/scienceworld/modul
 Wires in the look's order. The power circuits' simulator paths connect the source's anode and cathode to any two of
 the three wires in sight, in any order ("connect battery anode to orange wire terminal 1" where the look lists a black,
 a blue and an orange wire); which wire comes next is then a colour nothing in the prompt points to, and a cloned agent wires a terminal in use or
-a wire not in the room (docs/experiments/sw-plant8.md). `wires_in_order`
+a wire not in the room (the experiment log, docs/experiments/). `wires_in_order`
 renames the wires the path connects to the first the look lists, in its order (any wire serves: the same path): the
 anode takes the first wire listed, the cathode the second.
 
@@ -23,7 +23,7 @@ count) said when the path would stop. `settled_reading` stops at the first readi
 still solid above the threshold (its melting point is higher) or a liquid still liquid below it (lower), and focuses
 on that box: the box the simulator's path ends on, or the path goes on. Every reading is then compared with the
 threshold (the `threshold` module, gold.py), so the prompt at each decision shows the comparison and, in the look, the
-substance's state (what it did when trained: docs/experiments/sw-settled8.md).
+substance's state (what it did when trained: the experiment log, docs/experiments/).
 """
 
 from __future__ import annotations

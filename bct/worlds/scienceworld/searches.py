@@ -14,7 +14,7 @@ meets it (`found_elsewhere`): focused on and picked up where it lies, and brough
 do with the workshop's metal; the two rooms off the hallway come in an order drawn per variation. The focus comes where
 the substance is first seen: focused on after the walk back, as the simulator's paths do, it came at a prompt the
 melting-point tasks show too (back in the kitchen, "a substance called <e1>" held), where they use the thermometer, so
-the agent did that instead of focusing (docs/experiments/sw-seen8.md).
+the agent did that instead of focusing (the experiment log, docs/experiments/).
 
 The searches for living things and the known plant's answer are in bct/worlds/scienceworld/plants.py; those of the
 tasks that measure (the inclined planes, the power circuits, the unknown substance's melting point) in
