@@ -1,78 +1,76 @@
 #!/usr/bin/env bash
-# ScienceWorld's 30 tasks on a borrowed GPU machine inside a fixed time budget (a lent accelerator, a cluster
-# job with a wall-clock limit): train one agent, evaluate as many tasks as the rest of the budget allows, and
-# pack what the machine must hand back into a few files of at most 15 MB (the weights, in bf16 where larger;
-# the logs and evaluated episodes in one archive). What was not evaluated there is played where they land:
-#   source runscripts/offline-kit.sh unpack     # there, without network (runscripts/offline-kit.sh pack here)
-#   OUT=/some/dir runscripts/gpu-scienceworld.sh # there
-#   runscripts/gpu-scienceworld.sh land DIR      # here: DIR's parts into checkpoints/RUN and results/RUN
-# Settings: RUN (the run's name, sw-gpu), MODEL (t5-gpu-scratch), EPOCHS (6), MINUTES (the training's clock
-# limit, 5.5), EVAL_SECONDS (the evaluation's, 200; 0: none), TASKS (those evaluated, in order: all 30),
-# JOBS (tasks at once, one process each, 5: a task's 10 episodes run 10 JVMs), PY (python3); GAMES
-# ([scienceworld-search]: the 30, with the searches where a task has one), NUM_GAMES (20), VARIATIONS (10), STEPS (100), CHECKPOINTS (checkpoints), RESULTS
-# (results/RUN): smaller runs, as the test's on a CPU. Extra arguments go to bct.train. The agent plays in fp32
-# on the stored weights everywhere, so that tasks played there and here form one evaluation (one results folder).
+# ScienceWorld's recipe (bct/conf/experiment/scienceworld.yaml, its mix included) trained on a borrowed GPU machine
+# inside a fixed budget (a lent accelerator, a cluster job with a wall-clock limit): SEEDS trainings side by side on
+# the one card (the 1M preset is launch-bound: one training keeps the card far from busy), each under a clock
+# limit, the weights packed into parts of at most 15 MB to hand back. They are played where they land, as
+# runscripts/scienceworld.sh plays its own (the same folders: seed 42 in CHECKPOINTS/RUN, seed N in
+# CHECKPOINTS/seedN/RUN).
+#   KIT_DATA="data/scienceworld-*" runscripts/offline-kit.sh pack 3.12   # here: bct's stack and the recipe's data
+#   source runscripts/offline-kit.sh unpack; OUT=/some/dir SEEDS=3 runscripts/gpu-scienceworld.sh   # there
+#   runscripts/gpu-scienceworld.sh land DIR                              # here: the trainings into CHECKPOINTS
+# Settings: MODULES (true; false: the row without modules), SEEDS (1: seed 42; 3: seeds 42-44), FIRST_SEED (42),
+# RUN (scienceworld.sh's name: scienceworld-nomemory, -nomodules added without modules), MODEL (t5-cpu-scratch),
+# MINUTES (each training's clock limit, 9), GAMES ([scienceworld-search]), NUM_GAMES (20), WIDE (1: the recipe's
+# mix; 0: NUM_GAMES for every task), CHECKPOINTS (checkpoints), PY (python3). Extra arguments go to bct.train.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-RUN=${RUN:-sw-gpu}
 PY=${PY:-python3}
 CHECKPOINTS=${CHECKPOINTS:-checkpoints}
-RESULTS=${RESULTS:-results/$RUN}
-play=(fold=test "num_variations=${VARIATIONS:-10}" "step_limit=${STEPS:-100}" agent.num_beams=8 agent.untried=true agent.dtype=fp32
-  memory=false "results_dir=$RESULTS" progress=false)
+MODULES=${MODULES:-true}
+RUN=${RUN:-scienceworld-nomemory$([ "$MODULES" = false ] && echo -nomodules || true)}
+FIRST_SEED=${FIRST_SEED:-42}
+folder() { [ "$1" = 42 ] && echo "$CHECKPOINTS/$RUN" || echo "$CHECKPOINTS/seed$1/$RUN"; }
 
 if [ "${1:-}" = land ]; then # here: the parts the GPU machine wrote into OUT
   dir=${2:?usage: runscripts/gpu-scienceworld.sh land DIR}
   parts=("$dir/$RUN".ckpt.tar.part*)
   if [ ! -e "${parts[0]}" ]; then
-    echo "error: no $RUN.ckpt.tar.part* in $dir; set RUN to the run trained there (its files' names start with it)" >&2
+    echo "error: no $RUN.ckpt.tar.part* in $dir; set RUN (or MODULES) to the run trained there (its files' names start with it)" >&2
     exit 2
   fi
-  mkdir -p "$CHECKPOINTS" "$RESULTS"
+  mkdir -p "$CHECKPOINTS"
   cat "${parts[@]}" | tar -xf - -C "$CHECKPOINTS" || exit 1
-  if [ -f "$dir/$RUN.rest.tar.xz" ]; then tar -xJf "$dir/$RUN.rest.tar.xz" -C "$RESULTS" || exit 1; fi
-  echo "landed $CHECKPOINTS/$RUN and $RESULTS; play the rest here (tasks already played are kept, not replayed):"
-  echo "  for t in \$($PY -c \"from bct.worlds.registry import expand_games; print(' '.join(expand_games(['scienceworld-search'])))\"); do"
-  echo "    $PY -m bct.evaluate checkpoint=$CHECKPOINTS/$RUN +game=\$t ${play[*]}; done"
+  echo "landed in $CHECKPOINTS: $(tar -tf <(cat "${parts[@]}") | grep -c '/model.safetensors$') trainings of $RUN"
   exit 0
 fi
 
 OUT=${OUT:?set OUT: the folder whose files come back}
-MODEL=${MODEL:-t5-gpu-scratch}
-EPOCHS=${EPOCHS:-6}
-MINUTES=${MINUTES:-5.5}
-EVAL_SECONDS=${EVAL_SECONDS:-200}
-JOBS=${JOBS:-5}
-log=$RESULTS/logs
-mkdir -p "$log"
-start=$(date +%s)
-pack() { tar -C "$RESULTS" -cJf "$OUT/$RUN.rest.tar.xz" .; } # logs and evaluated episodes, one file
-precision=() # fp32 with TF32 matmuls on the GPU: this preset's bf16 run diverged (the experiment log, docs/experiments/)
-nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
+SEEDS=${SEEDS:-1}
+MODEL=${MODEL:-t5-cpu-scratch}
+MINUTES=${MINUTES:-9}
 GAMES=${GAMES:-[scienceworld-search]}
-$PY -m bct.train "games=$GAMES" modules=false memory=false entities=common-task "model=$MODEL" \
-  "num_games=${NUM_GAMES:-20}" "epochs=$EPOCHS" decisive_passes=4 "${precision[@]}" "max_minutes=$MINUTES" \
-  save_strategy=no "checkpoint_dir=$CHECKPOINTS" "run_name=$RUN" progress=false "$@" >"$log/train.log" 2>&1
-status=$?
-tail -n 2 "$log/train.log"
-[ $status = 0 ] || { echo "$RUN: training failed ($status) after $(($(date +%s) - start)) s"; pack; exit $status; }
-cp "$CHECKPOINTS/$RUN/train_metrics.json" "$log/"
-weights=$CHECKPOINTS/$RUN/model.safetensors
-if [ "$(stat -c %s "$weights")" -gt 15000000 ]; then # bf16: half the bytes to hand back, played on both machines
-  $PY -c 'import sys, torch; from safetensors.torch import load_file, save_file
-w = {k: v.to(torch.bfloat16).contiguous() for k, v in load_file(sys.argv[1]).items()}
-save_file(w, sys.argv[1], metadata={"format": "pt"})' "$weights"
+mix=()
+if [ "${WIDE:-1}" = 1 ]; then
+  mapfile -t mix < <($PY -c "from omegaconf import OmegaConf
+for game, entry in OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix.items():
+    print(*(f'+mix.{game}.{key}={value}' for key, value in entry.items()), sep='\n')")
 fi
-tar -C "$CHECKPOINTS" -cf - "$RUN" | split -b 15M - "$OUT/$RUN.ckpt.tar.part"
-echo "$RUN: trained and packed in $(($(date +%s) - start)) s"
-if [ "$EVAL_SECONDS" -gt 0 ]; then
-  echo "$RUN: evaluating for $EVAL_SECONDS s, $JOBS tasks at once"
-  TASKS=${TASKS:-$($PY -c "import sys; from bct.worlds.registry import expand_games
-print(' '.join(expand_games(sys.argv[1].strip('[]').split(','))))" "$GAMES")}
-  printf '%s\n' $TASKS | timeout "$EVAL_SECONDS" xargs -P "$JOBS" -I{} $PY -m bct.evaluate "checkpoint=$CHECKPOINTS/$RUN" \
-    "games=[{}]" "${play[@]}" threads=1 >"$log/evaluate.log" 2>&1
-  pkill -f "bct.evaluate checkpoint=$CHECKPOINTS/$RUN" && sleep 3 # timeout stops xargs, not the players it started
-  grep -h "score" "$log/evaluate.log" | tail -n 40
-fi
-pack
-echo "$RUN: done in $(($(date +%s) - start)) s"
+sizes=() # the recipe's batch and learning rate are the CPU preset's; another model keeps its preset's own
+[ "$MODEL" = t5-cpu-scratch ] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}')
+precision=() # fp32 with TF32 matmuls on a GPU: the 25M preset's bf16 run diverged (the experiment log)
+nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
+mkdir -p "$OUT/logs"
+start=$(date +%s)
+pids=() folders=()
+for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
+  f=$(folder "$seed")
+  folders+=("${f#"$CHECKPOINTS"/}")
+  # a few threads each: the trainings share the machine's cores, the card does the arithmetic
+  OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "games=$GAMES" "modules=$MODULES" "model=$MODEL" \
+    "num_games=${NUM_GAMES:-20}" "~mix" "+mix={}" "${mix[@]}" "${sizes[@]}" "${precision[@]}" "max_minutes=$MINUTES" \
+    save_strategy=no "checkpoint_dir=$(dirname "$f")" "run_name=$RUN" "seed=$seed" progress=false "$@" \
+    >"$OUT/logs/train-seed$seed.log" 2>&1 &
+  pids+=($!)
+done
+failed=0
+for ((k = 0; k < ${#pids[@]}; k++)); do
+  wait "${pids[k]}" || { failed=1; echo "$RUN: training $((k + 1)) failed:"; tail -n 3 "$OUT/logs/train-seed$((FIRST_SEED + k)).log"; }
+done
+for ((k = 0; k < ${#folders[@]}; k++)); do
+  m=$CHECKPOINTS/${folders[k]}/train_metrics.json
+  [ -f "$m" ] && echo "seed $((FIRST_SEED + k)): $(tr -d '\n ' <"$m")" && cp "$m" "$OUT/logs/train_metrics-seed$((FIRST_SEED + k)).json"
+done
+tar -C "$OUT" -cJf "$OUT/$RUN.logs.tar.xz" logs && rm -rf "$OUT/logs"
+[ $failed = 0 ] || { echo "$RUN: a training failed after $(($(date +%s) - start)) s"; exit 1; }
+tar -C "$CHECKPOINTS" -cf - "${folders[@]}" | split -b 15M - "$OUT/$RUN.ckpt.tar.part"
+echo "$RUN: ${#folders[@]} trainings trained and packed in $(($(date +%s) - start)) s"

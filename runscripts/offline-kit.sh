@@ -3,6 +3,7 @@
 # stack (a cluster's compute node, a lent accelerator): the missing packages as wheels for its Python, a
 # Java runtime cut down with jlink (what TextWorldExpress and ScienceWorld need), and the generated data.
 #   runscripts/offline-kit.sh pack [PYTHON_VERSION]   # here, with network: writes .kit/ (~35 MB), ignored by git
+#   KIT_DATA="data/scienceworld-*" runscripts/offline-kit.sh pack   # only the data a run there needs (default: data)
 #   source runscripts/offline-kit.sh unpack             # there, in the repository root: installs into /tmp/bct-site
 # then e.g. `python3 -m bct.train games=[scienceworld] model=t5-gpu-scratch ...` as usual, or, inside a lease's time
 # budget, runscripts/gpu-scienceworld.sh (docs/scienceworld.md).
@@ -30,7 +31,8 @@ case "${1:-}" in
     jlink --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.xml,jdk.unsupported \
       --strip-debug --no-header-files --no-man-pages --compress=2 --output /tmp/bct-jre
     tar -C /tmp -cJf "$KIT/jre.tar.xz" bct-jre
-    [ -d data ] && tar -cJf "$KIT/data.tar.xz" data
+    # shellcheck disable=SC2086  # KIT_DATA is a list of paths or globs
+    [ -d data ] && tar -cJf "$KIT/data.tar.xz" ${KIT_DATA:+data/manifest.json} ${KIT_DATA:-data}
     du -sh "$KIT"
     ;;
   unpack)

@@ -579,14 +579,14 @@ def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candida
 
 
 @pytest.mark.slow
-def test_the_gpu_budget_script_trains_plays_hands_back_in_parts_and_lands(tmp_path):
-    """runscripts/gpu-scienceworld.sh in reduced form on the CPU: a tiny agent trained under the clock limit, one
-    task played, the weights and the played episodes handed back in parts of at most 15 MB and landed elsewhere,
-    where the checkpoint loads and the episodes are there."""
-    import json
+def test_the_gpu_budget_script_trains_seeds_side_by_side_hands_back_in_parts_and_lands(tmp_path):
+    """runscripts/gpu-scienceworld.sh in reduced form on the CPU: two trainings of the recipe (seeds 42 and 43, a
+    tiny model, one task) side by side under the clock limit, handed back in parts of at most 15 MB with their logs,
+    and landed elsewhere in scienceworld.sh's folders, where each checkpoint loads as done."""
     import os
     import subprocess
     import sys
+    import tarfile
     from pathlib import Path
 
     from bct.seq2seq.model import load_checkpoint
@@ -595,30 +595,36 @@ def test_the_gpu_budget_script_trains_plays_hands_back_in_parts_and_lands(tmp_pa
     task = "scienceworld-lifespan-longest-lived"
     out = tmp_path / "out"
     out.mkdir()
-    small = {"GAMES": f"[{task}]", "NUM_GAMES": "2", "MODEL": "t5-tiny-scratch", "EPOCHS": "1", "MINUTES": "1"}
-    play = {"EVAL_SECONDS": "300", "TASKS": task, "JOBS": "1", "VARIATIONS": "1", "STEPS": "5"}
-    env = {**os.environ, "PY": sys.executable, "OUT": str(out), "RUN": "gpu-test", **small, **play}
-    there = {"CHECKPOINTS": str(tmp_path / "there" / "ck"), "RESULTS": str(tmp_path / "there" / "res")}
+    small = {"GAMES": f"[{task}]", "NUM_GAMES": "2", "MODEL": "t5-tiny-scratch", "MINUTES": "1", "WIDE": "0"}
+    env = {**os.environ, "PY": sys.executable, "OUT": str(out), "SEEDS": "2", "MODULES": "false", **small}
+    there = tmp_path / "there"
     r = subprocess.run(
-        ["bash", str(script), f"data_dir={tmp_path / 'data'}"], env={**env, **there}, capture_output=True, text=True
+        ["bash", str(script), f"data_dir={tmp_path / 'data'}", "epochs=1"],
+        env={**env, "CHECKPOINTS": str(there)},
+        capture_output=True,
+        text=True,
     )
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "gpu-test: trained and packed" in r.stdout and "score" in r.stdout
+    run = "scienceworld-nomemory-nomodules"
+    assert f"{run}: 2 trainings trained and packed" in r.stdout and "seed 43: {" in r.stdout
     parts = sorted(p.name for p in out.iterdir())
-    assert parts == ["gpu-test.ckpt.tar.partaa", "gpu-test.rest.tar.xz"]
+    assert parts == [f"{run}.ckpt.tar.partaa", f"{run}.logs.tar.xz"]
     assert all((out / p).stat().st_size <= 15 * 2**20 for p in parts)
+    with tarfile.open(out / f"{run}.logs.tar.xz") as logs:
+        assert {"logs/train-seed42.log", "logs/train-seed43.log"} <= set(logs.getnames())
 
-    here = {"CHECKPOINTS": str(tmp_path / "here" / "ck"), "RESULTS": str(tmp_path / "here" / "res")}
+    here = tmp_path / "here"
     wrong = subprocess.run(
-        ["bash", str(script), "land", str(out)], env={**env, **here, "RUN": "gpu-tset"}, capture_output=True, text=True
+        ["bash", str(script), "land", str(out)],
+        env={**env, "CHECKPOINTS": str(here), "MODULES": "true"},
+        capture_output=True,
+        text=True,
     )
-    assert wrong.returncode == 2 and "no gpu-tset.ckpt.tar.part* in" in wrong.stderr and "set RUN" in wrong.stderr
-    r = subprocess.run(["bash", str(script), "land", str(out)], env={**env, **here}, capture_output=True, text=True)
-    assert r.returncode == 0 and "landed" in r.stdout, r.stdout + r.stderr
-    model, _, run = load_checkpoint(tmp_path / "here" / "ck" / "gpu-test")
-    assert run["status"] == "done" and model.num_parameters() > 0
-    landed = tmp_path / "here" / "res"
-    assert (landed / "logs" / "train.log").is_file() and (landed / "logs" / "train_metrics.json").is_file()
-    (played,) = landed.rglob("results.json")
-    result = json.loads(played.read_text())
-    assert result["game"] == f"{task}-nomemory" and result["complete"] and result["num_variations"] == 1
+    assert wrong.returncode == 2 and "no scienceworld-nomemory.ckpt.tar.part* in" in wrong.stderr
+    r = subprocess.run(
+        ["bash", str(script), "land", str(out)], env={**env, "CHECKPOINTS": str(here)}, capture_output=True, text=True
+    )
+    assert r.returncode == 0 and f"2 trainings of {run}" in r.stdout, r.stdout + r.stderr
+    for folder in (here / run, here / "seed43" / run):
+        model, _, meta = load_checkpoint(folder)
+        assert meta["status"] == "done" and model.num_parameters() > 0
