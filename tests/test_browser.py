@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 import bct.jobs.evaluation as ev
+from bct.core.results import collect
 from bct.reports.html import write_html
-from bct.reports.results import collect
 
 pytestmark = pytest.mark.slow
 

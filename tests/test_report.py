@@ -53,8 +53,8 @@ def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_
 
 
 def test_report_compare_and_tune_skip_or_name_damaged_files(tmp_path, capsys, compose, cli):
+    from bct.core.results import collect
     from bct.jobs.tuning import read_jobs
-    from bct.reports.results import collect
 
     ev.evaluate(
         compose(
@@ -137,8 +137,8 @@ def _result(root, training, task, fold, score, protocol=None, draw=1, history_sc
 
 
 def test_a_recipe_is_reported_as_the_mean_and_spread_of_its_trainings_on_each_fold_draw_and_loop(tmp_path):
-    from bct.reports.results import collect
-    from bct.reports.trainings import recipes_table
+    from bct.core.results import collect
+    from bct.worlds.scienceworld.report import recipes_table
 
     for training, base in [("seed42", 0.6), ("seed43", 0.8)]:
         for task in ("boil", "find-plant"):
@@ -156,8 +156,8 @@ def test_a_recipe_is_reported_as_the_mean_and_spread_of_its_trainings_on_each_fo
 
 
 def test_the_per_task_table_keeps_folds_and_trainings_apart_and_leaves_tales_loop_to_the_recipes_table(tmp_path):
-    from bct.reports.results import collect
-    from bct.reports.scienceworld import scienceworld_table
+    from bct.core.results import collect
+    from bct.worlds.scienceworld.report import scienceworld_table
 
     for training, base in [("seed42", 0.6), ("seed43", 0.8)]:
         _result(tmp_path, training, "boil", "dev", base)

@@ -260,7 +260,7 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
 def test_the_per_task_table_has_a_row_per_task_played_three_scores_and_the_published_means(tmp_path):
     import json
 
-    from bct.reports.scienceworld import scienceworld_table
+    from bct.worlds.scienceworld.report import scienceworld_table
 
     def row(run, agent, game, score, best, late=None):
         """An episode reaching `best` in play and ending at `score`; with `late`, it reaches `late` only after

@@ -8,8 +8,8 @@ import pytest
 from bct.agents import OracleAgent
 from bct.agents.rollout import rollout
 from bct.core.errors import UserError
+from bct.core.results import collect
 from bct.jobs.generalize import main as generalize
-from bct.reports.results import collect
 from bct.seq2seq.training import train
 from bct.worlds.registry import from_record, get_game
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from bct.config.runs import training_length
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import collect, invalid_share, usual
+from bct.core.results import collect, invalid_share, usual
 from bct.worlds.registry import GROUPS, modules_label
 
 PAPER_GAMES = tuple(GROUPS["paper"])  # the paper's four games, in its order

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from bct.core.files import write_atomic
+from bct.core.results import episodes, invalid_share, solved
 from bct.data.prompt import unpack
-from bct.reports.results import episodes, invalid_share, solved
-from bct.worlds.registry import modules_label
+from bct.worlds.registry import WORLDS, modules_label
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222; }
@@ -104,22 +104,17 @@ def markdown_html(text: str) -> str:
     return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 
-def generalist_html(rows: list[dict]) -> str:
-    """The one agent's table (bct.reports.twx_table.generalist_table) where the results hold a generalist's rows."""
-    from bct.reports.twx_table import GENERALIST, generalist_table, row_name
-
-    tested = [r for r in rows if r["fold"] == "test"]
-    if not any(row_name(r) == GENERALIST for r in tested):
-        return ""
-    return "<h2>One agent for every game</h2>" + markdown_html(generalist_table(tested))
-
-
-def scienceworld_html(rows: list[dict]) -> str:
-    """ScienceWorld's per-task table (bct.reports.scienceworld) where the results hold its tasks' test rows."""
-    from bct.reports.scienceworld import scienceworld_table
-
-    md = scienceworld_table([r for r in rows if r["fold"] == "test"])
-    return "<h2>ScienceWorld's 30 tasks</h2>" + markdown_html(md) if md else ""
+def world_tables(rows: list[dict]) -> str:
+    """Each world's own tables (`World.reports`), under a heading of the world's, only those its games have rows for."""
+    out = []
+    for world in WORLDS.values():
+        drawn = [(report, md) for report in world.reports if (md := report.table(rows))]
+        if not drawn:
+            continue
+        out.append(f'<section class="world" id="world-{esc(world.name)}"><h2>{esc(world.title or world.name)}</h2>')
+        out += [f'<h3 id="{esc(report.file)}">{esc(report.title)}</h3>' + markdown_html(md) for report, md in drawn]
+        out.append("</section>")
+    return "".join(out)
 
 
 def chart_image(results_dir: Path, rows: list[dict]) -> str:
@@ -184,7 +179,7 @@ def episode_html(ep: dict) -> str:
 
 
 def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> Path:
-    """Write the page for these results rows (bct.reports.results.collect); returns its path."""
+    """Write the page for these results rows (bct.core.results.collect); returns its path."""
     results_dir, path = Path(results_dir), Path(path)
     agents = sorted({r["agent"] for r in rows})
     games = sorted({r["game"] for r in rows})
@@ -195,8 +190,7 @@ def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> P
         f"<p>{len(rows)} evaluations; written {time.strftime('%Y-%m-%d %H:%M')}. Score: the final state's "
         "normalised score, averaged over variations; steps include module calls (env: game actions only).</p>",
         results_table(rows),
-        generalist_html(rows),
-        scienceworld_html(rows),
+        world_tables(rows),
         chart_image(results_dir, rows),
         "<h2>Episodes</h2>",
         '<div class="filters">agent <select id="agent-filter"><option value="">all</option>',

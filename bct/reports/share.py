@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
-from bct.reports.results import collect
+from bct.core.results import collect
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.registry import from_record, modules_label, trained_games, world_of
 

@@ -18,10 +18,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
+from bct.core.results import collect, episodes, solved
 from bct.data.datasets import check_examples, data_path
 from bct.data.prompt import unpack
 from bct.data.representation import REPRESENTATIONS, get_representation
-from bct.reports.results import collect, episodes, solved
 from bct.worlds.registry import FOLDS, data_modules, get_game, modules_label
 
 

@@ -2,6 +2,9 @@
 
 python -m bct.report [results_dir] [--fold dev]
 python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
+
+Beside the table of every evaluation, each world's own tables (`World.reports`: TWX's eight games, ScienceWorld's
+tasks and recipes, TextWorld's games), each written to DIR/<its file>.md where the results hold that world's games.
 """
 
 from __future__ import annotations
@@ -14,10 +17,8 @@ from rich.table import Table
 
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
 from bct.core.files import write_atomic
-from bct.reports.results import collect, invalid_share
-from bct.reports.scienceworld import scienceworld_table
-from bct.reports.trainings import recipes_table
-from bct.worlds.registry import FOLDS, modules_label
+from bct.core.results import collect, invalid_share
+from bct.worlds.registry import FOLDS, WORLDS, modules_label
 
 
 def table(rows: list[dict], title: str = "Evaluation results") -> Table:
@@ -58,15 +59,13 @@ def main() -> None:
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
     Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
-    science = scienceworld_table(rows)
-    if science:  # ScienceWorld's tasks, one row each, beside the published figures
-        out = Path(args.results_dir) / "scienceworld-table.md"
-        write_atomic(out, science)
-        print(f"{science}\nwrote {out}")
-        recipes = recipes_table(rows)  # each recipe's trainings: mean and spread on each fold, draw and loop
-        out = Path(args.results_dir) / "recipes.md"
-        write_atomic(out, recipes)
-        print(f"{recipes}\nwrote {out}")
+    for world in WORLDS.values():  # each world's own tables (its folder's report.py), where the rows hold its games
+        for report in world.reports:
+            md = report.table(rows)
+            if md:
+                out = Path(args.results_dir) / f"{report.file}.md"
+                write_atomic(out, md)
+                print(f"{md}\nwrote {out}")
     if args.html:
         from bct.reports.html import write_html
 

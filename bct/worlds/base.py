@@ -9,7 +9,8 @@ A world (TextWorldExpress: bct/worlds/twx/) gives
 - gold paths with module calls injected, played through the modules in front of its environment;
 - the reader of its fixed sentences, which names the rooms, objects and places the entity placeholders
   number;
-- optionally a policy: a hand-written one over the working memory's facts (a baseline agent).
+- optionally a policy: a hand-written one over the working memory's facts (a baseline agent);
+- its results tables (`Report`), drawn from results rows by its folder's report.py.
 
 Everything else (modules, prompt packing, data, training, agents, rollout, reports) is the same for
 every world. `bct/worlds/registry.py` lists the worlds, one line each.
@@ -24,6 +25,17 @@ from types import ModuleType
 
 from bct.core.game import Game, GameEnv
 from bct.modules.base import Module
+
+
+@dataclass(frozen=True)
+class Report:
+    """One of a world's results tables: `python -m bct.report DIR` writes it to DIR/<file>.md and the HTML page shows it
+    under its title, each only where the results hold the world's games."""
+
+    title: str
+    file: str
+    # results rows (bct.core.results.collect, any folds and worlds) -> Markdown; "" where they hold none of its games
+    table: Callable[[list[dict]], str]
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,8 @@ class World:
     idle_answers: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
+    title: str = ""  # its name in the reports' headings ("TextWorldExpress"); "" is its registry name
+    reports: tuple[Report, ...] = ()  # its results tables (its folder's report.py)
 
     def idle(self, step) -> bool:
         """Whether the game answered `step`'s action as changing nothing (`idle_answers`; a module's answer never)."""

@@ -7,7 +7,7 @@ import re
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.scienceworld import check, games, gold, tales, text
+from bct.worlds.scienceworld import check, games, gold, report, tales, text
 from bct.worlds.scienceworld.env import ScienceWorldEnv
 from bct.worlds.scienceworld.modules.circuit import Circuit
 from bct.worlds.scienceworld.modules.memory import ScienceWorldMemory
@@ -59,4 +59,6 @@ WORLD = World.of(
     tales=tales,
     modules={"memory-scienceworld": ScienceWorldMemory, "slides": Slides, "circuit": Circuit},
     jvm_gb=1.2,  # its heap capped at 1 GB (bct.worlds.scienceworld.env): ~0.4 GB resident while playing
+    title="ScienceWorld",
+    reports=report.REPORTS,
 )

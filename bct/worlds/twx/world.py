@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from bct.worlds.base import World
-from bct.worlds.twx import games, gold, llm_hints, policy, tales, text
+from bct.worlds.twx import games, gold, llm_hints, policy, report, tales, text
 from bct.worlds.twx.env import TWXEnv
 from bct.worlds.twx.modules.kb_twc import KnowledgeBaseTWC
 from bct.worlds.twx.modules.memory import Memory
@@ -35,4 +35,6 @@ WORLD = World.of(
     all_modules=("calc", "navigation", "sortquantity", "kb-twc"),
     llm_rules=llm_hints.RULES,
     llm_guidance=llm_hints.GUIDANCE,
+    title="TextWorldExpress",
+    reports=report.REPORTS,
 )

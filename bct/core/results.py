@@ -1,4 +1,5 @@
-"""Evaluation results read back: every results.json under a folder as a row, and its played episodes."""
+"""Evaluation results read back: every results.json under a folder as a row, and its played episodes; what every
+world's tables (bct/worlds/<folder>/report.py) and the reports read of a row."""
 
 from __future__ import annotations
 
@@ -46,8 +47,14 @@ def tales_loop(row: dict) -> bool:
 
 def usual(row: dict) -> bool:
     """Whether a results row is bct's loop on the usual draw of its fold: not TALES's loop (protocol=tales), not a
-    second draw (draw=2). Tables that place one row a cell keep to these; bct.reports.trainings reads them all."""
+    second draw (draw=2). Tables that place one row a cell keep to these; ScienceWorld's recipes table reads them all."""
     return not tales_loop(row) and row.get("settings", {}).get("draw", 1) == 1
+
+
+def agent_name(r: dict) -> str:
+    """An agent as a table names it: a learned one by its run (a run that played several games, without the game), a
+    baseline by its kind."""
+    return r["run"].split("-on-")[0] if r["agent"] == "t5" else r["agent"]
 
 
 def episodes(row: dict) -> list[dict]:
