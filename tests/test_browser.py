@@ -49,6 +49,15 @@ def test_the_report_page_shows_the_results_and_opens_an_episode_offline(browser,
         assert row.find_element(By.CSS_SELECTOR, "td.score").text == f"{res['avg_score']:.3f}"
         assert row.find_element(By.CSS_SELECTOR, "td.agent").text == res["agent"]
 
+    # TWX's own table (bct/worlds/twx/report.py), drawn as HTML under its heading; no other world's without results
+    family = browser.find_element(By.ID, "world-twx")
+    assert family.is_displayed() and family.find_element(By.TAG_NAME, "h2").text == "TextWorldExpress"
+    head = [th.text for th in family.find_elements(By.CSS_SELECTOR, "table thead th")]
+    saved = json.loads(next(p for p in results.rglob("results.json") if "oracle" in str(p)).read_text())
+    cells = family.find_elements(By.XPATH, ".//table//tr[td[1]='oracle']/td")
+    assert cells[head.index("twc")].text == f"{saved['avg_score']:.2f} ({saved['avg_env_steps']:.1f})"
+    assert "dev fold" in family.text and not browser.find_elements(By.ID, "world-scienceworld")
+
     oracle = json.loads(
         next(p for p in results.rglob("histories.jsonl") if "oracle" in str(p)).read_text().splitlines()[0]
     )

@@ -45,7 +45,9 @@ def textworld_table(rows: list[dict]) -> str:
             f"{by_game[g]['avg_score']:.2f} ({by_game[g]['avg_env_steps']:.1f})" if g in by_game else "" for g in games
         ]
         scores = [r["avg_score"] for r in by_game.values()]
-        mean = f"{sum(scores) / len(scores):.2f}" + ("" if len(scores) == len(games) else f" ({len(scores)} games)")
+        mean = f"{sum(scores) / len(scores):.2f}" + (
+            "" if len(scores) == len(games) else f" ({len(scores)} of {len(games)} games)"
+        )
         lines.append(f"| {name} | " + " | ".join(row) + f" | {mean} |")
     return "\n".join(lines) + "\n"
 
