@@ -23,7 +23,7 @@ LAYERS = [
     ["generate", "train", "evaluate", "tune", "generalize", "report", "compare", "twx_table", "show", "share"],
 ]
 # Inside the worlds layer, bottom to top (the longest matching prefix places a module): the interface and a world's
-# games, sentences and environment; its own modules, which read those sentences; its gold paths and planner, which
+# games, sentences, environment and results tables; its own modules, which read those sentences; its gold paths and planner, which
 # drive modules; the registry of worlds; gold paths of any world.
 WORLDS = list(FOLDERS)
 # a world's modules that drive modules
@@ -32,7 +32,11 @@ WORLD_LAYERS = [
     [
         "bct.worlds.base",
         "bct.worlds.tales",  # tale-suite's environments behind GameEnv (protocol=tales)
-        *(f"bct.worlds.{w}.{m}" for w in WORLDS for m in ("games", "text", "check", "objects", "env", "tales")),
+        *(
+            f"bct.worlds.{w}.{m}"
+            for w in WORLDS
+            for m in ("games", "text", "check", "objects", "env", "tales", "report")
+        ),
     ],
     [f"bct.worlds.{w}.modules" for w in WORLDS],
     [*(f"bct.worlds.{w}.{m}" for w in WORLDS for m in DRIVERS)],
