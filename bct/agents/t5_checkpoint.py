@@ -65,8 +65,6 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
     """`agent.ensemble`'s checkpoints as (model, tokenizer, resolved path, fingerprint), each refused in one line
     unless trained as `checkpoint` was on what the models read and write: the same games, modules, memory,
     entity representation (as fitted) and recent actions."""
-    if isinstance(ensemble, str):
-        ensemble = [ensemble]
     paths = [str(Path(c).resolve()) for c in [checkpoint, *ensemble]]
     if len(set(paths)) < len(paths):
         raise UserError(
