@@ -43,10 +43,10 @@ def main() -> None:
         agent = T5Agent(
             model,
             tokenizer,
-            args.decoding,
-            args.num_beams,
-            s["max_source_length"],
-            run.get("longest_target_tokens", s["max_target_length"]) + 4,
+            decoding=args.decoding,
+            num_beams=args.num_beams,
+            max_source_length=s["max_source_length"],
+            max_target_length=run.get("longest_target_tokens", s["max_target_length"]) + 4,
             model_batch=args.model_batch,
             entities=s.get("entities", "text"),
         )

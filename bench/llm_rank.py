@@ -86,7 +86,7 @@ def main() -> None:
         label = "a tiny Gemma 3" if model == "tiny" else Path(model).name
         model = tiny_gemma(Path(tmp)) if model == "tiny" else model
         b = LocalBackend(model, device="cpu")
-        agent = LLMAgent(game, modules=True, client=b, choice="rank")
+        agent = LLMAgent(game, modules=True, client=b, choice="rank", cache_dir=None)
         recorder = Recorder(game)
         rollout(recorder, game, "dev", range(10000, 10002), True, batch_size=2)
         requests = []

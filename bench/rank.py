@@ -79,7 +79,7 @@ def main() -> None:
         )
         torch.manual_seed(0)
         model = build_from_config(preset.config, tokenizer)
-    agent = T5Agent(model, tokenizer, "rank", entities=entities, model_batch=args.model_batch, device="cpu")
+    agent = T5Agent(model, tokenizer, decoding="rank", entities=entities, model_batch=args.model_batch, device="cpu")
     recorder = Recorder(game)
     rollout(recorder, game, "dev", range(10000, 10000 + 16), True, batch_size=8)
     obs = (recorder.observations * (1 + args.steps // max(1, len(recorder.observations))))[: args.steps]

@@ -147,6 +147,7 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
         ("bct.evaluate", ["agent=random"], "agent=random needs a game"),
         ("bct.evaluate", ["agent=random", "+game=chess"], "unknown game 'chess'"),
         ("bct.evaluate", ["agent=oracle", "+game=twc", "+agent.num_beams=4"], "agent.num_beams does not apply"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "agent.seed=abc"], "agent.seed=abc: must be a whole number"),
         ("bct.evaluate", ["agent=random", "+game=twc", "checkpoint=conf"], "checkpoint does not apply to agent=random"),
     ],
 )

@@ -37,7 +37,7 @@ def test_rank_scores_are_the_models_own_length_normalised_likelihood(size, token
     model = build_from_config({**SIZES[size], "dropout_rate": 0.0}, tokenizer).eval()
     for p in model.parameters():  # weights away from their tiny initial values, so that scores differ clearly
         p.data.normal_(0, 0.5 if size == "tiny" else 0.1)
-    agent = T5Agent(model, tokenizer, "rank", device="cpu")
+    agent = T5Agent(model, tokenizer, decoding="rank", device="cpu")
     enc = tokenizer(PROMPTS, padding=True, return_tensors="pt")
     with torch.inference_mode():
         hidden = model.get_encoder()(**enc).last_hidden_state

@@ -171,7 +171,7 @@ def test_batched_and_one_at_a_time_agree(tiny_checkpoint):
         )
     model, tokenizer, _ = load_checkpoint(tiny_checkpoint)
     for decoding in ("generate", "rank"):  # padding in a batch changes no decision: every action is the same
-        agent = T5Agent(model, tokenizer, decoding, num_beams=4, max_target_length=16, entities="placeholders")
+        agent = T5Agent(model, tokenizer, decoding=decoding, num_beams=4, max_target_length=16, entities="placeholders")
         one = {r.seed: [h["action"] for h in r.history] for r in rollout(agent, game, "dev", DEV, True, batch_size=1)}
         many = {r.seed: [h["action"] for h in r.history] for r in rollout(agent, game, "dev", DEV, True, batch_size=5)}
         assert one == many and sum(map(len, one.values())) > len(DEV)

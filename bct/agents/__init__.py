@@ -1,5 +1,5 @@
 """Agents that play through the rollout engine. Each is a class with `start` and a batched `act`, built
-whole from its config (conf/agent/<name>.yaml) by `make_agent`."""
+whole from its config (conf/agent/<name>.yaml) by `make_agent`, its own settings typed in bct/agents/settings.py."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import inspect
 from bct.agents.base import Agent, Decision, Observation, closest_valid
 from bct.agents.baselines import OracleAgent, RandomAgent
 from bct.agents.planner import PlannerAgent
+from bct.agents.settings import AgentSettings, LLMSettings, RandomSettings, T5Settings
 from bct.core.errors import UserError
 from bct.core.game import Game
 
@@ -41,52 +42,42 @@ def make_agent(
     checkpoint: str | None = None,
     memory: bool | None = None,
 ):
-    """The agent `agent` (conf/agent/<name>.yaml: `_target_`, `name` and its own settings) describes,
-    built by hydra.utils.instantiate, playing `game` with its modules unless `modules` is false. A
-    setting the agent does not take (beams for the oracle, a checkpoint for the random agent) is a
-    one-line UserError naming it."""
-    from hydra.utils import get_object, instantiate
+    """The agent `agent` (conf/agent/<name>.yaml: `_target_`, `name` and its own settings) describes, playing `game`
+    with its modules unless `modules` is false. Its settings are checked by its class `Settings`
+    (bct/agents/settings.py) before anything loads: one it does not take (beams for the oracle), or a bad value, is
+    a one-line UserError naming it; so is a checkpoint for an agent that plays none."""
+    from hydra.utils import get_object
 
-    knobs = {k: v for k, v in agent.items() if k not in ("_target_", "name")}
-    name = agent.get("name", "?")
     factory = get_object(agent["_target_"])
-    accepted = [p for p in inspect.signature(factory).parameters if p not in ("self", "cls", "client")]
-    for key in knobs:
-        if key not in accepted:
-            takes = [f"agent.{p}" for p in accepted if p not in ("game", "modules", "checkpoint")]
-            raise UserError(
-                f"agent.{key} does not apply to agent={name}; it takes {', '.join(takes) or 'no settings of its own'}"
-            )
+    knobs = {k: v for k, v in agent.items() if k not in ("_target_", "name")}
+    settings = getattr(factory, "Settings", AgentSettings).of(knobs, agent.get("name", "?"))
+    accepted = inspect.signature(factory).parameters
     given = {"game": game, "modules": modules}
     if checkpoint is not None:
         if "checkpoint" not in accepted:
-            raise UserError(f"checkpoint does not apply to agent={name}; a checkpoint is played by agent=t5")
+            raise UserError(
+                f"checkpoint does not apply to agent={agent.get('name', '?')}; a checkpoint is played by agent=t5"
+            )
         given["checkpoint"] = checkpoint
     if "memory" in accepted:  # a checkpoint's agent checks the memory it was trained with; others play `game`'s
         given["memory"] = memory
-    try:
-        # the agent's own settings through Hydra; what it plays (a Game, not a config value) added after
-        build = instantiate({"_target_": agent["_target_"], "_partial_": True, **knobs}, _convert_="all")
-        return build(**given)
-    except Exception as e:  # hydra wraps what the agent raised; a UserError is the agent's one line
-        cause = e
-        while cause is not None and not isinstance(cause, UserError):
-            cause = cause.__cause__ or cause.__context__
-        if cause is None:
-            raise
-        raise cause from None
+    return factory(**given, settings=settings)
 
 
 __all__ = [
     "AGENTS",
     "Agent",
+    "AgentSettings",
     "Decision",
     "LLMAgent",
+    "LLMSettings",
     "Observation",
     "OracleAgent",
     "PlannerAgent",
     "RandomAgent",
+    "RandomSettings",
     "T5Agent",
+    "T5Settings",
     "closest_valid",
     "make_agent",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bct.agents.settings import AgentSettings
 from bct.core.errors import UserError
 from bct.core.game import Game
 from bct.modules.stack import Step
@@ -56,7 +57,8 @@ class Agent:
     knows what it plays (`game`, `modules`), the name of its results folder (`run_name`) and the
     settings that define its play (`settings`, recorded in results.json; a results folder holds one set).
 
-    `config`: the agent's own settings (`agent.*`), recorded with its results."""
+    `config`: the agent's own settings (`agent.*`), of its class `Settings` (bct/agents/settings.py), recorded
+    with its results."""
 
     name = ""
     trained: dict | None = None  # what a trained agent learned from (results.json), None for others
@@ -66,8 +68,13 @@ class Agent:
     # whether it reads the valid-action list (a world may skip listing where nobody reads it: ScienceWorld's
     # is most of a step's time)
     reads_valid_actions = True
+    Settings: type[AgentSettings] = AgentSettings  # its own settings (agent.*): none unless it says
 
-    def __init__(self, game: Game | None, modules: bool | None = None, **config) -> None:
+    def __init__(
+        self, game: Game | None, modules: bool | None = None, *, settings: AgentSettings | None = None, **knobs
+    ) -> None:
+        """`settings`: the agent's own, or their keywords (`seed=3`)."""
+        config = settings if settings is not None else self.Settings.of(knobs, self.name)
         if game is None:
             raise UserError(f"agent={self.name} needs a game: python -m bct.evaluate agent={self.name} +game=twc")
         self.game, self.modules, self.config = game, True if modules is None else modules, config
@@ -78,7 +85,7 @@ class Agent:
 
     def settings(self) -> dict:
         """What defines this agent's play beyond the evaluation's own settings (fold, limits)."""
-        return {"agent_config": self.config}
+        return {"agent_config": self.config.record()}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:
         """A new episode begins (called before its first `act`)."""

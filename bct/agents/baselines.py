@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bct.agents.base import Agent, Decision, Observation, episode_key
+from bct.agents.settings import RandomSettings
 from bct.core.game import Game
 from bct.modules.stack import ModularEnv
 from bct.worlds.gold import play_gold
@@ -17,8 +18,8 @@ class OracleAgent(Agent):
     name = "oracle"
     reads_valid_actions = False  # it plays the gold path
 
-    def __init__(self, game: Game | None, modules: bool | None = None) -> None:
-        super().__init__(game, modules)
+    def __init__(self, game: Game | None, modules: bool | None = None, **settings) -> None:
+        super().__init__(game, modules, **settings)
         self._envs: dict[tuple[str, bool], ModularEnv] = {}
         self._plans: dict[tuple, list[str]] = {}  # per episode (episode_key)
 
@@ -49,10 +50,11 @@ class RandomAgent(Agent):
     """A uniformly random valid action; each episode has its own generator, so batching changes nothing."""
 
     name = "random"
+    Settings = RandomSettings
 
-    def __init__(self, game: Game | None, modules: bool | None = None, seed: int = 0) -> None:
-        super().__init__(game, modules, seed=seed)
-        self.seed = seed
+    def __init__(self, game: Game | None, modules: bool | None = None, **settings) -> None:
+        super().__init__(game, modules, **settings)
+        self.seed = self.config.seed
         self._rngs: dict[tuple, random.Random] = {}
 
     def start(self, game: Game, fold: str, seed: int, modules: bool) -> None:

@@ -18,72 +18,39 @@ from pathlib import Path
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid, episode_key, writes_actions
 from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
-from bct.core.errors import UserError, unknown
+from bct.agents.settings import LLMSettings
+from bct.core.errors import UserError
 from bct.core.files import write_atomic
 from bct.core.game import Game
 from bct.worlds.registry import make_module, modules_label, open_game, world_of
 
 log = logging.getLogger(__name__)
-# Agent settings that do not change what an evaluation finds: a results folder is not refused over them.
-NOT_OUTCOME = ("concurrency", "retries", "cache_dir", "timeout")
-
-
-# write an action; score each offered one (the local backend); or write one constrained to the offered ones
-# (structured output from a server, a prefix tree of their tokens locally)
-CHOICES = ["generate", "rank", "constrained"]
 
 
 class LLMAgent(Agent):
     name = "llm"
     batched = True
+    Settings = LLMSettings
 
-    def __init__(
-        self,
-        game: Game | None,
-        modules: bool | None = None,
-        backend: str = "openai",
-        model: str = "gpt-4o-mini",
-        gguf_file: str | None = None,
-        base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        api: str = "chat",
-        retries: int = 4,
-        timeout: float = 60,
-        cache_dir: str | Path | None = None,
-        concurrency: int = 8,
-        constraints: bool = True,
-        one_shot: bool = False,
-        think: bool = False,
-        feedback: bool = False,
-        max_tokens: int | None = None,
-        history_turns: int = 8,
-        guidance: bool = False,
-        choice: str = "generate",
-        device: str | None = None,
-        client=None,
-    ) -> None:
-        """`client`: a backend object of one's own (with `model` and `chat(messages, max_tokens)`), in
-        place of the one `backend` names."""
-        config = {k: v for k, v in locals().items() if k not in ("self", "game", "modules", "client", "__class__")}
-        if client is not None:  # a backend of one's own: its model is the one recorded
-            config.update(backend=type(client).__name__, model=getattr(client, "model", model))
-        super().__init__(game, modules, **config)
-        if client is None and backend not in ("openai", "local"):
-            raise unknown("agent.backend", backend, ["openai", "local"])
-        if choice not in CHOICES:
-            raise unknown("agent.choice", choice, CHOICES)
+    def __init__(self, game: Game | None, modules: bool | None = None, client=None, **settings) -> None:
+        """`settings`: LLMSettings, or their keywords (`model="qwen"`, `choice="rank"`). `client`: a backend object of
+        one's own (with `model` and `chat(messages, max_tokens)`), in place of the one `backend` names."""
+        super().__init__(game, modules, **settings)
+        s = self.config
+        # a backend of one's own: its class and model are the ones recorded
+        self.own = {"backend": type(client).__name__, "model": getattr(client, "model", s.model)} if client else {}
         if client is not None:
             self.backend = client
-        elif backend == "local":
-            self.backend = LocalBackend(model, gguf_file, device)
+        elif s.backend == "local":
+            self.backend = LocalBackend(s.model, s.gguf_file, s.device)
         else:
-            self.backend = OpenAIBackend(model, base_url, api_key_env, retries, timeout, api)
-        self.concurrency = concurrency
-        self.cache_dir = Path(cache_dir) if cache_dir else None
-        self.constraints, self.one_shot, self.think, self.feedback = constraints, one_shot, think, feedback
+            self.backend = OpenAIBackend(s.model, s.base_url, s.api_key_env, s.retries, s.timeout, s.api)
+        self.concurrency, choice = s.concurrency, s.choice
+        self.cache_dir = Path(s.cache_dir) if s.cache_dir else None
+        self.constraints, self.one_shot, self.think, self.feedback = s.constraints, s.one_shot, s.think, s.feedback
         # an action is a few words; thinking first needs room before the 'Action:' line
-        self.max_tokens = max_tokens or (512 if think else 32)
-        self.history_turns, self.guidance, self.choice = history_turns, guidance, choice
+        self.max_tokens = s.max_tokens or (512 if s.think else 32)
+        self.history_turns, self.guidance, self.choice = s.history_turns, s.guidance, choice
         if choice == "rank" and not hasattr(self.backend, "rank"):
             raise UserError(
                 f"agent.choice=rank scores each offered action by the model's likelihood, which the "
@@ -109,11 +76,11 @@ class LLMAgent(Agent):
         """llm-<model>-<game>-<modules|nomodules>[-one_shot][-think][-feedback][-guidance][-norules][-rank]"""
         c = self.config
         flags = (
-            [k for k in ("one_shot", "think", "feedback", "guidance") if c[k]]
-            + ([] if c["constraints"] else ["norules"])
-            + ([c["choice"]] if c.get("choice", "generate") != "generate" else [])
+            [k for k in ("one_shot", "think", "feedback", "guidance") if getattr(c, k)]
+            + ([] if c.constraints else ["norules"])
+            + ([c.choice] if c.choice != "generate" else [])
         )
-        model_name = Path(c["gguf_file"] or c["model"]).name.removesuffix(".gguf")
+        model_name = Path(c.gguf_file or self.own.get("model", c.model)).name.removesuffix(".gguf")
         return "-".join([f"llm-{model_name}", self.game.name, modules_label(self.modules), *flags])
 
     def _example(self, game: Game, modules: bool) -> str:
@@ -237,8 +204,9 @@ class LLMAgent(Agent):
         return self.parse(text, valid)
 
     def settings(self) -> dict:
-        config = {k: v for k, v in self.config.items() if k not in NOT_OUTCOME}
-        return {"agent_config": {**config, "base_url": redact_url(config.get("base_url"))}}
+        """The record of its settings, with a backend of its own named and no credentials of a URL."""
+        config = {**self.config.record(), **self.own}
+        return {"agent_config": {**config, "base_url": redact_url(config["base_url"])}}
 
     def _ask_or_fail(self, request: tuple[list[dict], list[str]]) -> dict:
         try:

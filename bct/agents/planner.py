@@ -17,8 +17,8 @@ class PlannerAgent(Agent):
 
     name = "planner"
 
-    def __init__(self, game: Game | None, modules: bool | None = None) -> None:
-        super().__init__(game, modules)
+    def __init__(self, game: Game | None, modules: bool | None = None, **settings) -> None:
+        super().__init__(game, modules, **settings)
         self.rules = world_of(game).policy
         if self.rules is None or not self.rules.has_rules(game):
             raise UserError(

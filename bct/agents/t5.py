@@ -8,14 +8,14 @@ import torch
 from transformers.modeling_outputs import BaseModelOutput
 
 from bct.agents.base import Agent, Decision, Observation, writes_actions
-from bct.agents.t5_choice import WrittenChoice, choice_flags
+from bct.agents.settings import T5Settings
+from bct.agents.t5_choice import WrittenChoice
 from bct.core.errors import UserError, unknown
 from bct.core.game import Game
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
 from bct.seq2seq.decoding import group_beam_search, score_actions
 
-DECODINGS = ("generate", "rank")
 log = logging.getLogger(__name__)
 
 
@@ -63,76 +63,56 @@ class T5Agent(WrittenChoice, Agent):
 
     name = "t5"
     batched = True
+    Settings = T5Settings
     members: list = []  # an ensemble's other (model, tokenizer) pairs (__init__)
 
     def __init__(
         self,
         model,
         tokenizer,
-        decoding: str = "generate",
-        num_beams: int = 16,
+        *,
+        settings: T5Settings | None = None,
         max_source_length: int = 1024,
         max_target_length: int = 64,
-        fallback_skip: int = 4,
-        device: str | None = None,
-        model_batch: int | None = None,
         entities: str | Representation = "text",
-        beam_groups: int = 16,
-        diversity_penalty: float = 0.9,
         game: Game | None = None,
         modules: bool = True,
         run_name: str = "t5",
         record: dict | None = None,
         trained: dict | None = None,
-        dtype: str = "auto",
-        untried: bool | str = False,
         recent: int = 0,
-        retry_refused: bool = False,
-        skip_idle: bool = False,
         members: list | tuple = (),
-        rerank: bool = False,
+        **knobs,
     ) -> None:
-        """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint). `game`,
-        `run_name`, `record` (the settings of its results) and `trained` matter only to an evaluation. `members`:
-        more (model, tokenizer) pairs trained alike, played as one ensemble with `model` (`_pool`)."""
-        if decoding not in DECODINGS:
-            raise unknown("agent.decoding", decoding, DECODINGS)
+        """A policy from a model in memory (bct.agents.t5_checkpoint.load_agent loads one from a bct checkpoint).
+        `settings`: T5Settings, or their keywords (`decoding="rank"`, `num_beams=4`). `game`, `run_name`, `record` (the
+        settings of its results) and `trained` matter only to an evaluation. `members`: more (model, tokenizer) pairs
+        trained alike, played as one ensemble with `model` (`_pool`)."""
+        s = self.config = settings if settings is not None else T5Settings.of(knobs, self.name)
+        decoding = s.decoding or "generate"
+        if s.rerank and decoding == "rank":
+            raise UserError("agent.rerank orders written candidates: it applies to agent.decoding=generate, not rank")
         self.game, self.modules, self._run_name, self.trained = game, modules, run_name, trained
-        self.device = play_device(device)
-        self.dtype = eval_dtype(self.device, dtype)
+        self.device = play_device(s.device)
+        self.dtype = eval_dtype(self.device, s.dtype)
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.tokenizer = tokenizer
         self.members = [(m.to(self.device, dtype=self.dtype).eval(), t) for m, t in members]
-        self.rerank = bool(rerank) or bool(self.members)  # an ensemble's pool is always ordered by the likelihood
-        self.decoding, self.num_beams = decoding, num_beams
+        self.rerank = s.rerank or bool(self.members)  # an ensemble's pool is always ordered by the likelihood
+        self.decoding, self.num_beams = decoding, s.num_beams
         self.representation = get_representation(entities) if isinstance(entities, str) else entities
         # writing actions in a world whose parser takes them, it reads no list (its candidates go as written)
         self.reads_valid_actions = not writes_actions(game, decoding == "generate")
-        self.beam_groups, self.diversity_penalty = min(beam_groups, num_beams), diversity_penalty
-        if num_beams % self.beam_groups:
-            raise UserError(
-                f"agent.num_beams={num_beams} must be a multiple of agent.beam_groups={beam_groups} "
-                f"(the original: 16 beams in 16 groups)"
-            )
+        self.beam_groups, self.diversity_penalty = min(s.beam_groups, s.num_beams), s.diversity_penalty
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
-        self.fallback_skip = fallback_skip
+        self.fallback_skip = s.fallback_skip
         self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
-        self._start_choosing(untried, retry_refused, skip_idle)
+        self._start_choosing(s.untried, s.retry_refused, s.skip_idle)
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
-        self.model_batch = model_batch or (64 if self.device.startswith("cuda") else 4)
-        self.config = {
-            "decoding": decoding,
-            "num_beams": num_beams,
-            "beam_groups": beam_groups,
-            "diversity_penalty": diversity_penalty,
-            "fallback_skip": fallback_skip,
-            "model_batch": model_batch,
-            "device": device,
-            "dtype": dtype_name(self.dtype),
-            **choice_flags(self.untried, self.retry_refused, self.skip_idle, rerank, self.members),
-        }
-        self._record = record or {"agent_config": self.config}
+        self.model_batch = s.model_batch or (64 if self.device.startswith("cuda") else 4)
+        played = s.model_copy(update={"decoding": decoding})
+        self._record = record or {"agent_config": {**played.record(), "dtype": dtype_name(self.dtype)}}
 
     @property
     def run_name(self) -> str:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bct.agents.settings import T5Settings
 from bct.agents.t5 import T5Agent, dtype_name, eval_dtype, play_device
-from bct.agents.t5_choice import choice_flags, untried_setting
 from bct.core.errors import UserError
 from bct.core.game import Game
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.registry import trained_games, world_of
+
+# the settings of how written candidates become the command (t5_choice), recorded beside agent_config too
+CHOICE = ("untried", "retry_refused", "skip_idle", "rerank")
 
 
 def check_against_run(checkpoint, trained: dict, games: list[Game], game, modules, memory) -> Game:
@@ -62,8 +65,6 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
     """`agent.ensemble`'s checkpoints as (model, tokenizer, resolved path, fingerprint), each refused in one line
     unless trained as `checkpoint` was on what the models read and write: the same games, modules, memory,
     entity representation (as fitted) and recent actions."""
-    if isinstance(ensemble, str):
-        ensemble = [ensemble]
     paths = [str(Path(c).resolve()) for c in [checkpoint, *ensemble]]
     if len(set(paths)) < len(paths):
         raise UserError(
@@ -95,26 +96,34 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
 
 
 def run_name(
-    checkpoint,
-    game: Game,
-    trained_on: Game,
-    num_games: int,
-    decoding,
-    beam_groups,
-    played,
-    trained_in,
-    members=(),
-    rerank=False,
+    checkpoint, game: Game, trained_on: Game, num_games: int, settings: T5Settings, played, trained_in, members=()
 ) -> str:
     """The evaluation's name: the run's (with its ensemble's size, or `-rerank`), then what differs from how it
     trained (another game, rank or plain beams, another dtype)."""
     return (
         Path(checkpoint).name
-        + (f"-ensemble{1 + len(members)}" if members else ("-rerank" if rerank else ""))
+        + (f"-ensemble{1 + len(members)}" if members else ("-rerank" if settings.rerank else ""))
         + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
-        + ("-rank" if decoding == "rank" else ("-beam" if beam_groups == 1 else ""))
+        + ("-rank" if settings.decoding == "rank" else ("-beam" if settings.beam_groups == 1 else ""))
         + (f"-{played}" if trained_in and played != trained_in else "")
     )
+
+
+def record(checkpoint, fingerprint: str, settings: T5Settings, members: list[tuple], played: str) -> dict:
+    """What results.json keeps of the agent (`settings`: as played): the checkpoint and its weights, the settings
+    (`agent_config`) and, beside it for the tables, how it decodes and chooses."""
+    config = settings.record()
+    return {
+        "checkpoint": str(Path(checkpoint).resolve()),
+        "fingerprint": fingerprint,  # the weights loaded, whatever the record says
+        **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
+        **{k: config[k] for k in CHOICE if k in config},
+        # the other checkpoints played with it, by the weights loaded
+        **({"ensemble": [{"checkpoint": m[2], "fingerprint": m[3]} for m in members]} if members else {}),
+        "agent_config": config,
+        # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
+        **({"dtype": played} if played != "fp32" else {}),
+    }
 
 
 def trained_record(trained: dict, representation, games: list[Game], trained_in) -> dict:
@@ -136,96 +145,48 @@ def load_agent(
     game: Game | None = None,
     modules: bool | None = None,
     memory: bool | None = None,
-    decoding: str | None = None,
-    num_beams: int = 16,
-    beam_groups: int = 16,
-    diversity_penalty: float = 0.9,
-    fallback_skip: int = 4,
-    model_batch: int | None = None,
-    device: str | None = None,
-    dtype: str = "auto",
-    untried: bool | str = False,
-    retry_refused: bool = False,
-    skip_idle: bool = False,
-    ensemble: list[str] | tuple = (),
-    rerank: bool = False,
+    *,
+    settings: T5Settings | None = None,
+    **knobs,
 ) -> T5Agent:
     """The policy in a bct checkpoint, playing the game it was trained on (or `game`) with the modules
-    it was trained with, decoded as the checkpoint's defaults say unless `decoding` says otherwise; with the
-    checkpoints `ensemble` names, one ensemble of them all (bct.agents.t5.T5Agent._pool)."""
+    it was trained with, decoded as the checkpoint's defaults say unless the settings' `decoding` says otherwise; with
+    the checkpoints `ensemble` names, one ensemble of them all (bct.agents.t5.T5Agent._pool). `settings`: T5Settings,
+    or their keywords (`num_beams=4`)."""
+    s = settings if settings is not None else T5Settings.of(knobs, T5Agent.name)
     if not checkpoint:
         raise UserError("agent=t5 needs checkpoint=checkpoints/<run> (or use agent=oracle|random +game=NAME)")
-    untried = untried_setting(untried)
-    ensemble = [ensemble] if isinstance(ensemble, str) else list(ensemble or [])
-    model, tokenizer, run, fingerprint = loaded(checkpoint, beside=ensemble)
+    model, tokenizer, run, fingerprint = loaded(checkpoint, beside=s.ensemble)
     trained = run["settings"]
-    with_modules = trained["modules"]
     games = trained_games(trained)
     trained_on = check_against_run(checkpoint, trained, games, game, modules, memory)
     representation = of_checkpoint(run, checkpoint)
-    members = ensemble_members(checkpoint, run, ensemble) if ensemble else []
+    members = ensemble_members(checkpoint, run, s.ensemble) if s.ensemble else []
     game = game.with_memory(trained_on.memory) if game else trained_on
     # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
     # actions, unless agent.decoding=rank says otherwise
     default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
-    decoding = decoding or default or "generate"
-    generate = decoding == "generate"
-    if rerank and not generate:
-        raise UserError("agent.rerank orders written candidates: it applies to agent.decoding=generate, not rank")
-    config = {
-        "decoding": decoding,
-        "num_beams": num_beams,
-        "beam_groups": beam_groups if generate else None,
-        "diversity_penalty": diversity_penalty if generate else None,
-        "fallback_skip": fallback_skip,
-        "model_batch": model_batch,
-        "device": device,
-        **choice_flags(untried, retry_refused, skip_idle, rerank, members),
-        **({"ensemble": [m[2] for m in members]} if members else {}),
-    }
+    # as played: the decoding resolved, the ensemble by the checkpoints' resolved paths
+    s = s.model_copy(update={"decoding": s.decoding or default or "generate", "ensemble": [m[2] for m in members]})
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
-    played = dtype_name(eval_dtype(play_device(device), dtype))
-    trained_in = run.get("precision")  # runs from before it was recorded: unknown
-    if dtype != "auto":
-        config["dtype"] = dtype
-    record = {
-        "checkpoint": str(Path(checkpoint).resolve()),
-        "fingerprint": fingerprint,  # the weights loaded, whatever the record says
-        **{k: config[k] for k in ("decoding", "num_beams", "beam_groups", "diversity_penalty", "fallback_skip")},
-        **choice_flags(untried, retry_refused, skip_idle, rerank, members),
-        # the other checkpoints played with it, by the weights loaded
-        **({"ensemble": [{"checkpoint": m[2], "fingerprint": m[3]} for m in members]} if members else {}),
-        "agent_config": config,
-        # bf16 is part of the evaluation's identity; fp32 (the CPU's) leaves older results' folders as they were
-        **({"dtype": played} if played != "fp32" else {}),
-    }
+    played, trained_in = dtype_name(eval_dtype(play_device(s.device), s.dtype)), run.get("precision")
     # actions are short: generating past the longest trained action only lengthens degenerate beams
     max_new = min(trained["max_target_length"], run.get("longest_target_tokens", trained["max_target_length"]) + 4)
     return T5Agent(
         model,
         tokenizer,
-        decoding,
-        num_beams,
-        trained["max_source_length"],
-        max_new,
-        fallback_skip,
-        device,
-        model_batch=model_batch,
+        settings=s,
+        max_source_length=trained["max_source_length"],
+        max_target_length=max_new,
         entities=representation,
-        beam_groups=beam_groups,
-        diversity_penalty=diversity_penalty,
         game=game,
-        modules=with_modules,
-        run_name=run_name(
-            checkpoint, game, trained_on, len(games), decoding, beam_groups, played, trained_in, members, rerank
-        ),
-        record=record,
+        modules=trained["modules"],
+        run_name=run_name(checkpoint, game, trained_on, len(games), s, played, trained_in, members),
+        record=record(checkpoint, fingerprint, s, members, played),
         trained=trained_record(trained, representation, games, trained_in),
-        dtype=dtype,
-        untried=untried,
         recent=trained.get("recent", 0),
-        retry_refused=retry_refused,
-        skip_idle=skip_idle,
         members=[(m[0], m[1]) for m in members],
-        rerank=rerank,
     )
+
+
+load_agent.Settings = T5Settings  # agent=t5's settings, named as an agent class names its own (make_agent reads them)

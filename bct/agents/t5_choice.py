@@ -8,37 +8,9 @@ from __future__ import annotations
 from collections import Counter
 
 from bct.agents.base import Decision, Observation, closest_valid, episode_key
-from bct.core.errors import UserError
+from bct.agents.settings import untried_setting
 from bct.core.game import Game
 from bct.worlds.registry import world_of
-
-UNTRIED = ("prompt", "state")
-
-
-def untried_setting(value: bool | str) -> str | bool:
-    """`agent.untried`: false, true (= prompt: a command already sent at this very prompt is passed over) or
-    state (already sent in the same observation, look and inventory, whatever the previous action)."""
-    if value is True:
-        return "prompt"
-    if value is False or value is None or value in UNTRIED:
-        return value or False
-    raise UserError(f"agent.untried={value}: choose false, true (the same prompt) or state (the same observed state)")
-
-
-def untried_record(value: str | bool) -> dict:
-    """What results record of `untried` (unset when off, so that older results keep their folders)."""
-    return {"untried": True if value == "prompt" else value} if value else {}
-
-
-def choice_flags(untried, retry_refused: bool, skip_idle: bool, rerank: bool, members) -> dict:
-    """How written candidates become the sent command, as an agent's config and record keep it: set flags alone, so
-    results folders of before keep their names (an ensemble always reranks: not recorded twice)."""
-    return {
-        **untried_record(untried),
-        **({"retry_refused": True} if retry_refused else {}),
-        **({"skip_idle": True} if skip_idle else {}),
-        **({"rerank": True} if rerank and not members else {}),
-    }
 
 
 class WrittenChoice:

@@ -20,19 +20,23 @@ def validate(values: dict, schema: type[BaseModel]):
     try:
         return schema.model_validate(values, context=COMPLETE)
     except ValidationError as e:
-        errors = e.errors()
-        union = [x for x in errors if x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
-        if len(union) > 1:  # a value that fits no type of a union (modules: true, false or all)
-            key = ".".join(str(p) for p in errors[0]["loc"][:-1])
-            shown = OmegaConf.to_yaml({"v": errors[0].get("input")}).strip()[3:]
-            allowed = [
-                "true or false"
-                if x["type"].startswith("bool")
-                else x.get("ctx", {}).get("expected", "").replace("'", "")
-                for x in union
-            ]
-            raise UserError(f"{key}={shown}: choose {' or '.join(a for a in allowed if a)}") from None
-        raise UserError(_message(schema, errors[0])) from None
+        raise UserError(one_line(e, schema)) from None
+
+
+def one_line(e: ValidationError, schema: type[BaseModel], prefix: str = "") -> str:
+    """The first of `e`'s errors in one line, its key written as on the command line (`prefix`: where `schema` sits
+    in the config, e.g. `agent.`)."""
+    errors = e.errors()
+    union = [x for x in errors if x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
+    if len(union) > 1:  # a value that fits no type of a union (modules: true, false or all)
+        key = prefix + ".".join(str(p) for p in errors[0]["loc"][:-1])
+        shown = OmegaConf.to_yaml({"v": errors[0].get("input")}).strip()[3:]
+        allowed = [
+            "true or false" if x["type"].startswith("bool") else x.get("ctx", {}).get("expected", "").replace("'", "")
+            for x in union
+        ]
+        return f"{key}={shown}: choose {' or '.join(a for a in allowed if a)}"
+    return _message(schema, errors[0], prefix)
 
 
 def _branch(part) -> bool:
@@ -50,9 +54,9 @@ _EXPECTED = {
 }
 
 
-def _message(schema: type[BaseModel], error: dict) -> str:
+def _message(schema: type[BaseModel], error: dict, prefix: str = "") -> str:
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    key = ".".join(str(p) for p in loc)
+    key = prefix + ".".join(str(p) for p in loc)
     kind, ctx = error["type"], error.get("ctx", {})
     if kind == "extra_forbidden":
         return f"unknown setting '{key}'; see 'python -m bct.<command> --cfg job' for the settings"
