@@ -531,6 +531,59 @@ def test_a_command_the_game_answered_as_idle_is_passed_over_while_the_look_and_i
     assert sent(idle, "f") == "open glass jar"
 
 
+def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_focus_follows_an_unseen_best():
+    """The choice's three levers (agent.answer_questions, decisive_per_life, decisive_best_only), each against the
+    choice without it, on one kitchen where the game asks which soap was meant."""
+    from bct.agents.base import Observation
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.modules.stack import Step
+
+    g = get_game("scienceworld-boil")
+    look = "This room is called the kitchen. In it, you see: a bar of soap, a metal pot, a thermometer. A door to the hallway"
+    question = (
+        "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n"
+        "0:\tfocus on soap (in kitchen)\n1:\tfocus on soap (in metal pot)"
+    )
+
+    def seen(observation: str, actions: list[str], prompt: str) -> Observation:
+        step = Step("Task Description: boil soap.", observation, look, "In your inventory:", [], 0.0, False)
+        return Observation(g, "test", 0, False, step, prompt=prompt, actions=actions)
+
+    def agent(**levers) -> T5Agent:
+        a = T5Agent.__new__(T5Agent)  # the choice alone: no model
+        a._start_choosing(True, False, False, **levers)
+        a.start(g, "test", 0, False)
+        return a
+
+    m, world = TextMap("", []), world_of(g)
+    asked = seen(question, ["focus on soap"], "... Ambiguous request ...")
+    assert agent(answer_questions=True)._write(["focus on soap", "0"], m, asked, world)[0] == "0"
+    assert agent()._write(["focus on soap", "0"], m, asked, world)[0] == "focus on soap"  # asked again, forever
+
+    unseen = seen("You move to the kitchen.", [], "... kitchen ...")
+    best = ["focus on dove", "focus on thermometer", "pick up metal pot"]  # no dove here: its best is unseen
+    assert agent(decisive_best_only=True)._write(best, m, unseen, world)[0] == "pick up metal pot"
+    assert agent()._write(best, m, unseen, world)[0] == "focus on thermometer"  # a lower guess ends the task
+
+    # the focus asked, answered and made; then TALES's loop restarts the lost game: the focus is to be made again
+    lives, whole = agent(decisive_per_life=True), agent()
+    for a in (lives, whole):
+        first = seen("You move to the kitchen.", [], "... start ...")
+        a._note_made(first)
+        a._remember(first, "focus on soap")
+        a._note_made(asked)
+        a._remember(asked, "0")
+        made = seen("You focus on the soap.", ["focus on soap", "0"], "... focused ...")
+        a._note_made(made)
+        assert a._write(["focus on soap", "look around"], m, made, world)[0] == "look around"  # made: not again
+    restarted = seen("You move to the kitchen.", [], "... restarted ...")
+    lives._note_made(restarted)
+    whole._note_made(restarted)
+    assert lives._write(["focus on soap"], m, restarted, world)[0] == "focus on soap"
+    assert whole._write(["focus on soap"], m, restarted, world)[0] == "look around"  # kept from the lost life
+
+
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent

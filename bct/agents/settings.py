@@ -96,6 +96,9 @@ class T5Settings(AgentSettings):
     rerank: bool = added(False)
     ensemble: list[str] = added([])
     dtype: Literal["auto", "bf16", "fp32"] = added("auto")
+    decisive_per_life: bool = added(False)
+    answer_questions: bool = added(False)
+    decisive_best_only: bool = added(False)
 
     @field_validator("untried", mode="before")
     @classmethod

@@ -1,10 +1,13 @@
 """How a T5 agent's written candidates become the command it sends (`T5Agent`'s choice, a mixin): the best that
 names only things in sight, passing over what this episode already sent at the same prompt (`untried`) and what the
 game answered as changing nothing in the same look and inventory (`skip_idle`), and the same model call's next
-candidate where the parser refused one (`retry_refused`). The model's decoding is bct/agents/t5.py's."""
+candidate where the parser refused one (`retry_refused`); a decisive command counted once a life of the episode
+(`decisive_per_life`), a question the game asked answered first (`answer_questions`), and no decisive command but the
+model's best (`decisive_best_only`). The model's decoding is bct/agents/t5.py's."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from bct.agents.base import Decision, Observation, closest_valid, episode_key
@@ -18,8 +21,17 @@ class WrittenChoice:
     `fallback_skip`, for a world whose list of valid actions judges a command)."""
 
     retry_refused = skip_idle = False  # set per agent (`_start_choosing`): off unless asked
+    decisive_per_life = answer_questions = decisive_best_only = False
 
-    def _start_choosing(self, untried: bool | str, retry_refused: bool, skip_idle: bool) -> None:
+    def _start_choosing(
+        self,
+        untried: bool | str,
+        retry_refused: bool,
+        skip_idle: bool,
+        decisive_per_life: bool = False,
+        answer_questions: bool = False,
+        decisive_best_only: bool = False,
+    ) -> None:
         """The choice's settings and its per-episode memory (empty: no episode started)."""
         self.untried = untried_setting(untried)
         self._sent: dict[tuple, Counter] = {}  # per episode: (where, command) already sent, and how often
@@ -30,6 +42,13 @@ class WrittenChoice:
         # while the look and inventory it was sent in are the same: sent again there, it changes nothing again
         self.skip_idle = bool(skip_idle)
         self._idle: dict[tuple, set[tuple[str, str, str]]] = {}  # per episode: (look, inventory, command)
+        # TALES's loop restarts a lost game inside the budget: a focus made before the loss is undone, and one that
+        # counted for the whole episode kept the agent from making it again (it looked around to the budget's end)
+        self.decisive_per_life = bool(decisive_per_life)
+        self._made: dict[tuple, set[str]] = {}  # per episode: the decisive commands the game took in this life
+        self._asked: dict[tuple, str | None] = {}  # per episode: a decisive command the game answered with a question
+        self.answer_questions = bool(answer_questions)
+        self.decisive_best_only = bool(decisive_best_only)
 
     def _start_episode(self, game: Game, fold: str, seed: int) -> None:
         """An episode starts: nothing of it sent, left or answered idle yet."""
@@ -37,6 +56,31 @@ class WrittenChoice:
         self._left.pop(episode_key(game, fold, seed), None)
         if self.skip_idle:
             self._idle[episode_key(game, fold, seed)] = set()
+        if self.decisive_per_life:
+            self._made.pop(episode_key(game, fold, seed), None)
+            self._asked.pop(episode_key(game, fold, seed), None)
+
+    def _note_made(self, ob: Observation) -> None:
+        """With `decisive_per_life`, the decisive commands the game took in this life of the episode. A life begins at
+        the episode's first step and again where TALES's loop restarted a lost game (the record of actions is empty
+        then). A command the parser refused, or answered with a question (`World.asks`), was not made; one so asked
+        is made by the number that answers it."""
+        if not self.decisive_per_life:
+            return
+        world, key = world_of(ob.game), ob.episode
+        if not ob.actions:
+            self._made[key], self._asked[key] = set(), None
+            return
+        sent, answer = ob.actions[-1], ob.step.observation
+        asked, self._asked[key] = self._asked.get(key), None
+        made = self._made.setdefault(key, set())
+        if asks(world, answer):
+            self._asked[key] = sent if sent.startswith(world.decisive) else None
+        elif not answer.startswith(world.refusals):
+            if sent.startswith(world.decisive):
+                made.add(sent)
+            elif asked and sent.isdigit():
+                made.add(asked)
 
     def _note_idle(self, ob: Observation) -> None:
         """With `skip_idle`, the command the game just answered as changing nothing, with the look and inventory it
@@ -114,6 +158,14 @@ class WrittenChoice:
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
+        if self.decisive_best_only and written[0].startswith(world.decisive) and written[0] not in known:
+            # its best was a decisive command naming what is not in sight: a lower-ranked one is a guess the game does
+            # not forgive (asked for a moth egg it did not see, it focused on the crocodile it saw)
+            known = [c for c in known if not c.startswith(world.decisive)] or [world.neutral or written[0]]
+        if self.answer_questions and asks(world, step.observation):
+            # the game asked which thing was meant: a candidate answering it goes first, else the question stands
+            # and a command sent instead is answered by the same question
+            known = sorted(known, key=lambda c: not c.isdigit())
         if self.skip_idle:  # where every candidate was answered idle here, the model's best goes as before
             live = self._not_idle(ob, written)
             known, written = [c for c in known if c in live], live or written
@@ -124,7 +176,11 @@ class WrittenChoice:
 
             # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
             # Markov prompt back where it focused first reads as if it never had)
-            once = {c for _, c in sent if c.startswith(world.decisive)}
+            once = (
+                self._made.get(ob.episode, set())
+                if self.decisive_per_life
+                else {c for _, c in sent if c.startswith(world.decisive)}
+            )
 
             def unsent(c: str) -> bool:
                 times, verb = sent[where, c], c.split()[:1]
@@ -152,3 +208,8 @@ class WrittenChoice:
         if self.untried == "state":
             return (ob.step.observation, ob.step.look, ob.step.inventory)
         return (ob.prompt,)
+
+
+def asks(world, answer: str) -> bool:
+    """Whether the game's answer is a question its parser waits to have answered with a number (`World.asks`)."""
+    return bool(world.asks) and re.match(world.asks, answer) is not None

@@ -109,6 +109,9 @@ class World:
     # how its parser's answer begins where it took no command (nothing happened in the game): an agent that writes
     # its actions sends its next candidate of the same step (`agent.retry_refused`)
     refusals: tuple[str, ...] = ()
+    # how its parser's answer begins where it asks which of several things a command meant and waits for a number
+    # (ScienceWorld's "Ambiguous request"): `agent.answer_questions` answers it first; None: it never asks
+    asks: str | None = None
     # its game's answers (regular expressions, matched whole) to an action that changed nothing: refused ('No known
     # action matches that input'), or asked of a state already reached ('The door is already open'). A gold path's
     # steps answered so are dropped where the path without them still reaches the score (bct.worlds.gold): a cloned

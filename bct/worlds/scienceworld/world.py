@@ -36,6 +36,7 @@ WORLD = World.of(
     waits=("wait", "wait1"),
     patience=8,
     refusals=REFUSALS,
+    asks=r"Ambiguous request",
     # in the simulator's gold paths (20 train variations a task): 'open door to kitchen' where it stands open (181
     # steps in 10 variations of each task), 'pour metal pot into metal pot' (the changes of state, chemistry-mix, the
     # tertiary paints), a '0' where no choice was asked; a broken stove's answer is news, not idle
