@@ -43,6 +43,34 @@ def test_the_cpu_preset_trains_each_game_as_long_as_it_needs_and_the_baseline_no
     assert compose("train", f"+game={game}", "model=t5-cpu-scratch", "epochs=7").epochs == 7  # the command line wins
 
 
+# The CPU preset's tables as its yaml held them before they moved to TWX's games (bct/worlds/twx/games.py): every
+# game's resolved training games and epochs must stay what they were.
+BEFORE_NUM_GAMES = {"coin": 500, "cookingworld": 300, "simonsays-memory-tales": 100, "twc-medium": 300, "twc-hard": 300}
+BEFORE_EPOCHS = {
+    **{"arithmetic": 2, "mapreader": 2, "sorting": 1, "twc": 30, "twc-medium": 2, "twc-hard": 2},
+    **{"coin": 2, "cookingworld": 1, "cookingworld-tales": 1},
+}
+
+
+@pytest.mark.parametrize("modules", [True, False])
+def test_the_cpu_presets_defaults_by_game_come_from_twx_as_they_were(modules, compose):
+    from bct.config.runs import mixture
+    from bct.worlds.registry import ALIASES, WORLDS
+
+    twx = [*WORLDS["twx"].games, *(a for a, name in ALIASES.items() if name in WORLDS["twx"].games)]
+    for name in twx:  # an alias reads its game's entry
+        game = get_game(name).name
+        cfg = compose("train", f"+game={name}", "model=t5-cpu-scratch", f"modules={modules}")
+        expected = (BEFORE_NUM_GAMES.get(game, 1000), BEFORE_EPOCHS.get(game, 4) if modules else 4)
+        assert (cfg.num_games, cfg.epochs) == expected, name
+    several = compose("train", "games=all", "model=t5-cpu-scratch", f"modules={modules}")
+    assert (several.num_games, several.epochs) == (1000, 4)
+    shares = mixture(several, several.trained())  # a run of several games: each its own, as alone
+    assert {g: s["num_games"] for g, s in shares.items()} == {g: BEFORE_NUM_GAMES.get(g, 1000) for g in shares}
+    raw = OmegaConf.to_container(OmegaConf.load(CONF / "model" / "t5-cpu-scratch.yaml"))  # unresolved
+    assert not any(isinstance(v, dict) and set(v) & set(GAMES) for v in raw.values())  # the preset names no game
+
+
 @pytest.mark.slow
 def test_configs_ship_inside_the_package(tmp_path):
 

@@ -30,11 +30,18 @@ from bct.config.validation import PLAIN_NAME, validate
 from bct.core.errors import UserError, unknown
 from bct.core.game import Game
 from bct.data.representation import REPRESENTATIONS
-from bct.worlds.registry import expand_games, get_game, memory_of
+from bct.worlds.registry import expand_games, get_game, memory_of, training_defaults
 
 # ${if:COND,A,B} in a config: A where COND is true, else B (e.g. a preset's default that depends on
 # `modules`: entities: ${if:${modules},placeholders,names}).
 OmegaConf.register_new_resolver("if", lambda cond, a, b: a if cond else b, replace=True)
+# A model preset's defaults by game come from the worlds that define the games (bct/worlds/twx/games.py), so that a
+# preset names none: ${training_default:epochs,GAME,4} is one game's (4 where its world sets none),
+# ${training_defaults:num_games} the whole table (a run of several games reads each game's: mixture).
+OmegaConf.register_new_resolver(
+    "training_default", lambda setting, game, default: training_defaults(setting).get(game, default), replace=True
+)
+OmegaConf.register_new_resolver("training_defaults", training_defaults, replace=True)
 
 AtLeast1 = Annotated[int, Field(ge=1)]
 NumVariations = Annotated[int, Field(ge=1, le=1000, description="a fold has 1000 games")]

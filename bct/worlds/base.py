@@ -119,6 +119,9 @@ class World:
     idle_answers: tuple[str, ...] = ()
     # the memory one of its games takes (a JVM, GB, with headroom): no more games start at once than fit
     jvm_gb: float = 0.5
+    # the offline model presets' defaults for its games (setting -> game -> value: {"num_games": {"coin": 500}, "epochs":
+    # {...}}): a preset asks through the registry (`training_defaults`), so that it names no world's games
+    training_defaults: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     title: str = ""  # its name in the reports' headings ("TextWorldExpress"); "" is its registry name
     reports: tuple[Report, ...] = ()  # its results tables (its folder's report.py)
 
@@ -129,13 +132,14 @@ class World:
 
     @classmethod
     def of(cls, name: str, games: ModuleType, gold: ModuleType, text: ModuleType, env, **more) -> World:
-        """A world from its folder's modules: games.py (GAMES, ALIASES, GROUPS, fold_seeds, fold_size), gold.py
+        """A world from its folder's modules: games.py (GAMES, ALIASES, GROUPS, TRAINING_DEFAULTS, fold_seeds, fold_size), gold.py
         (gold_path, gold_modules), text.py (names) and its environment class."""
         return cls(
             name=name,
             games=games.GAMES,
             aliases=games.ALIASES,
             groups=getattr(games, "GROUPS", {}),
+            training_defaults=getattr(games, "TRAINING_DEFAULTS", {}),
             fold_seeds=games.fold_seeds,
             fold_size=games.fold_size,
             open=env,

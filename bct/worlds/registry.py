@@ -40,6 +40,12 @@ def world_of(game: Game) -> World:
     return WORLDS[game.world]
 
 
+def training_defaults(setting: str) -> dict[str, int]:
+    """Each game's own `setting` (num_games, epochs) for the offline model presets, where its world sets one
+    (`World.training_defaults`); a preset reads it through a resolver (bct.config.settings)."""
+    return {game: n for w in WORLDS.values() for game, n in w.training_defaults.get(setting, {}).items()}
+
+
 def register_configs() -> None:
     """The registry is the one place games are defined: Hydra's `game` group (`+game=NAME`) is made
     from it, one config per name and alias."""

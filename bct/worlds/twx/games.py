@@ -170,6 +170,29 @@ PAPER_GAMES = ("arithmetic", "mapreader", "sorting", "twc")
 GROUPS = {"twx": list(TWX_GAMES), "paper": list(PAPER_GAMES)}
 
 
+# The offline presets' training defaults by game (conf/model/t5-cpu-scratch.yaml and the scratch presets that share
+# its data and epochs read them through the registry); any other game or variant: 1000 games, 4 epochs.
+# Games with long episodes learn from fewer: CookingWorld's gold paths with memory are ~95 actions (300 games,
+# 1 epoch: ~7 minutes on 2 cores), coin's ~25 (500 games, 2 epochs: ~6 minutes), Simon Says of length 100 ~200
+# (100 games: 1.000), twc-hard's ~32 (300 games, 2 epochs: 1.000); at 1000 games their data alone takes long.
+# (Their variants without memory keep the defaults: 1000 games, 4 epochs.)
+NUM_GAMES = {"coin": 500, "cookingworld": 300, "simonsays-memory-tales": 100, "twc-medium": 300, "twc-hard": 300}
+# With modules, each distinct example once per epoch, for the epochs each game needs: the fewest that played
+# 0.99-1.00 on test (an epoch of twc is 107 examples, of mapreader 5,750). Without modules the presets keep 4.
+EPOCHS = {
+    "arithmetic": 2,
+    "mapreader": 2,
+    "sorting": 1,
+    "twc": 30,
+    "twc-medium": 2,
+    "twc-hard": 2,
+    "coin": 2,
+    "cookingworld": 1,
+    "cookingworld-tales": 1,
+}
+TRAINING_DEFAULTS = {"num_games": NUM_GAMES, "epochs": EPOCHS}
+
+
 def fold_seeds(game: Game, fold: str, n: int) -> list[int]:
     """The first `n` seeds of a fold: TWX numbers each fold's games from its own start."""
     return list(range(FOLD_SEEDS[fold], FOLD_SEEDS[fold] + n))
