@@ -278,3 +278,59 @@ def test_a_setting_that_does_not_apply_to_the_agent_is_named(compose):
     random = make_agent(compose("evaluate", "agent=random", "agent.seed=5").agent, twc, modules=False)
     assert isinstance(random, RandomAgent) and (random.seed, random.game, random.modules) == (5, twc, False)
     assert isinstance(make_agent(compose("evaluate", "agent=oracle").agent, twc), OracleAgent)
+
+
+def test_generate_takes_an_experiment_as_bct_train_reads_it(compose):
+    """`python -m bct.generate +experiment=scienceworld`: the recipe's games, modules, memory, num_games and mix (from
+    the experiment written for bct.train, whose training keys generate leaves out), and its model preset."""
+    cfg = compose("generate", "+experiment=scienceworld")
+    recipe = OmegaConf.load(CONF / "experiment" / "scienceworld.yaml")
+    assert (cfg.games, cfg.modules, cfg.memory, cfg.num_games) == (["scienceworld-search"], True, False, 20)
+    assert {g: e.model_dump(exclude_none=True) for g, e in cfg.mix.items()} == OmegaConf.to_container(recipe.mix)
+    assert cfg.model.name == "t5-cpu-scratch" and cfg.folds == ["train", "dev", "test"]
+    plain = compose("generate")  # without one, as before: t5-base's 100 games
+    assert (plain.num_games, plain.modules, plain.model.name) == (100, [True, False], "t5-base")
+
+
+@pytest.mark.parametrize(
+    "overrides, same",
+    [
+        (["+experiment=scienceworld"], True),
+        (["+experiment=scienceworld", "games=[scienceworld-boil,scienceworld-find-animal]", "~mix", "+mix={}"], True),
+        # one game: the run's num_games, as train reads it
+        (["+experiment=scienceworld", "games=[scienceworld-find-animal]", "~mix", "+mix={}", "num_games=7"], True),
+        (["+experiment=generalist"], True),  # the CPU preset's games by game, modules=all with the memory
+        (["+experiment=textworld", "+game=textworld-coin"], True),
+        (["+experiment=paper-twc"], False),  # generate's modules=[true,false]: the baseline's data too
+    ],
+)
+def test_generate_plans_the_files_bct_train_reads_for_an_experiment(overrides, same, compose, tmp_path, monkeypatch):
+    """No game played: the files (and games in each) generate writes for an experiment are those bct.train's data
+    loader reads for it, each game's file generated where missing (bct.seq2seq.trainset.game_rows)."""
+    import bct.data.generation as generation
+    import bct.seq2seq.trainset as trainset
+
+    planned = generation.planned_files(compose("generate", *overrides, f"out_dir={tmp_path}", "folds=[train]"))
+    train = compose("train", *overrides, f"data_dir={tmp_path}")
+    asked, read = [], []
+
+    class Rows:  # what load_examples returns, as far as game_rows reads it
+        def __getitem__(self, column):
+            return [0]
+
+        def filter(self, *args, **kwargs):
+            return self
+
+    class Read(Exception):
+        pass
+
+    class Representation:
+        def fit(self, rows):
+            raise Read  # every game's rows asked for: the loader's reading is done
+
+    monkeypatch.setattr(generation, "generate", lambda games, modules, folds, num_games, **kw: asked.append(num_games))
+    monkeypatch.setattr(trainset, "load_examples", lambda path: read.append(Path(path).as_posix()) or Rows())
+    with pytest.raises(Read):
+        trainset.mixed_data(train, train.trained(), Representation())
+    reads = dict(zip(read, asked, strict=True))
+    assert reads == planned if same else reads.items() < planned.items()

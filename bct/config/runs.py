@@ -16,7 +16,7 @@ from pathlib import Path
 from bct.core.errors import UserError
 from bct.core.files import read_json, read_record
 from bct.core.resume import last_complete_checkpoint
-from bct.data.datasets import mix_entries
+from bct.data.datasets import mixture
 from bct.data.representation import get_representation
 from bct.worlds.registry import modules_label, modules_of
 
@@ -76,20 +76,6 @@ def model_identity(model: dict) -> dict:
     for the game is recorded as the resolved setting (`epochs`, ...), so that editing another game's
     entry changes no run's identity."""
     return {k: v for k, v in model.items() if not k.endswith("_by_game")}
-
-
-def mixture(cfg, games: list) -> dict[str, dict]:
-    """Per game of a run (bct.config.settings.TrainSettings), how much of its gold data it trains on: its first
-    `num_games` training games (`mix.GAME.num_games`, else the model preset's for that game, as a run of
-    that game alone would have) and `passes` copies of their distinct examples per epoch (`mix.GAME.passes`,
-    else 1). A cap and a weight per game, so that a game with long episodes does not drown the others."""
-    by_preset = cfg.model.num_games_by_game or {}
-    out = {}
-    for g, given in mix_entries(cfg.mix, games).items():
-        key = g.preset or g.name  # a variant's memory setting: its preset's entry
-        num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
-        out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
-    return out
 
 
 def train_settings(cfg) -> dict:

@@ -230,8 +230,9 @@ class EvaluateSettings(Command, PlaySettings):
 
 class GenerateSettings(Command):
     command: ClassVar[str] = "generate"
-    groups: ClassVar[tuple[str, ...]] = ("game",)
+    groups: ClassVar[tuple[str, ...]] = ("game", "model")
 
+    model: ModelSettings  # the preset whose runs the data are for: its num_games, by game too (num_games_by_game)
     game: Optional[GameSettings] = None  # +game=NAME [game.params.*]: that game alone, instead of `games`
     games: Any  # a list, or one name
     modules: Any  # a list of true (with the game's modules) and/or false
@@ -243,6 +244,13 @@ class GenerateSettings(Command):
     overwrite: bool
     progress: bool
     workers: AtLeast1 = 1  # processes playing games side by side (one game and module setting each)
+
+    @classmethod
+    def from_config(cls, cfg: DictConfig):
+        """As any command's, less the keys bct.train reads and generate does not: an experiment (+experiment=NAME) is
+        written for bct.train, and generate writes its data (an unknown key on the command line is still named)."""
+        training = set(TrainSettings.model_fields) - set(cls.model_fields)
+        return super().from_config(OmegaConf.masked_copy(cfg, [k for k in cfg if k not in training]))
 
 
 def compose(command: str, values: Mapping[str, Any] = {}, groups: tuple[str, ...] = (), overrides=()) -> DictConfig:

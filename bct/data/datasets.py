@@ -108,3 +108,18 @@ def mix_entries(mix: dict, games: list) -> dict:
             f"name a game of `games`"
         )
     return {g: mix.get(g.name) or mix.get(g.preset or g.name) for g in games}
+
+
+def mixture(cfg, games: list) -> dict[str, dict]:
+    """Per game of a run (bct.config.settings.TrainSettings, or GenerateSettings: the data it trains on), how much of
+    its gold data it trains on: its first `num_games` training games (`mix.GAME.num_games`, else the model preset's
+    for that game, as a run of that game alone would have) and `passes` copies of their distinct examples per epoch
+    (`mix.GAME.passes`, else 1). A cap and a weight per game, so that a game with long episodes does not drown the
+    others."""
+    by_preset = cfg.model.num_games_by_game or {}
+    out = {}
+    for g, given in mix_entries(cfg.mix, games).items():
+        key = g.preset or g.name  # a variant's memory setting: its preset's entry
+        num_games = given.num_games if given and given.num_games else by_preset.get(key, cfg.num_games)
+        out[g.name] = {"num_games": num_games, "passes": given.passes if given and given.passes else 1}
+    return out

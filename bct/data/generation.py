@@ -17,7 +17,7 @@ from bct.core.errors import UserError
 from bct.core.files import write_atomic, write_jsonl
 from bct.core.lock import FolderLock
 from bct.core.source import fingerprint
-from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, mix_entries, read_manifest
+from bct.data.datasets import DATA_FORMAT, MANIFEST, data_path, examples, mix_entries, mixture, read_manifest
 from bct.data.workers import play_all
 from bct.worlds.gold import play_gold
 from bct.worlds.registry import (
@@ -232,19 +232,40 @@ def cfg_list(values, canonical=None) -> list[str]:
     return [canonical(v).name for v in values] if canonical else values
 
 
+def plan(cfg) -> list[tuple[bool | str, list, dict[str, int]]]:
+    """What `cfg` (bct.config.settings.GenerateSettings) plays, per module setting: its games (`+game=NAME` with
+    game.params.*, or each of `games`; each with the memory `memory` gives it: with modules=all it is one of the
+    modules offered unless memory=false) and each game's number of training games as bct.train reads them: the run's
+    `num_games` for one game; for several, `mixture`'s (mix.GAME.num_games, else the model preset's for that game)."""
+    out = []
+    for modules in check_choices("module setting", cfg.modules, check_modules):
+        memory = memory_of(modules, cfg.memory)
+        games = (
+            [cfg.game.build(memory)] if cfg.game else [get_game(g).with_memory(memory) for g in expand_games(cfg.games)]
+        )
+        shares = {} if cfg.game else mixture(cfg, games)  # a mix key that names no game of the run is refused here
+        count = {n: s["num_games"] for n, s in shares.items()} if len(games) > 1 else {games[0].name: cfg.num_games}
+        out.append((modules, games, count))
+    return out
+
+
+def planned_files(cfg) -> dict[str, int]:
+    """The files `cfg` writes (<out_dir>/<game>/<modules label>/<fold>.jsonl), each with its number of games."""
+    return {
+        data_path(cfg.out_dir, g.name, data_modules(g, modules), fold).as_posix(): count[g.name]
+        for modules, games, count in plan(cfg)
+        for g in games
+        for fold in cfg_list(cfg.folds)
+    }
+
+
 def run(cfg) -> dict:
     """The command: write what `cfg` (bct.config.settings.GenerateSettings) asks for and say what was written."""
     start = time.time()
-    # +game=NAME game.params.*, or the list `games`; each with the memory as `memory` says (null: its default)
-    # (with modules=all the memory is on unless memory=false: it is one of the modules offered)
-    written, games = [], []
-    for modules in check_choices("module setting", cfg.modules, check_modules):
-        memory = memory_of(modules, cfg.memory)
-        these = (
-            [cfg.game.build(memory)] if cfg.game else [get_game(g).with_memory(memory) for g in expand_games(cfg.games)]
-        )
+    written = []
+    for modules, games, count in plan(cfg):
         manifest = generate(
-            these,
+            games,
             [modules],
             cfg.folds,
             cfg.num_games,
@@ -253,18 +274,11 @@ def run(cfg) -> dict:
             cfg.progress,
             config=cfg.dump(),
             workers=cfg.workers,
-            num_games_of={k: e.num_games for k, e in cfg.mix.items() if e.num_games},
+            num_games_of=count,
         )
         written += manifest["written"]
-        games += [(g, modules) for g in these]
     n = sum(manifest["files"][rel]["examples"] for rel in written)
-    kept = len(
-        {
-            data_path(".", g.name, data_modules(g, v), f).as_posix().removeprefix("./")
-            for g, v in games
-            for f in cfg_list(cfg.folds)
-        }
-    ) - len(written)
+    kept = len(planned_files(cfg)) - len(written)
     print(
         f"wrote {len(written)} files, {n} examples, in {cfg.out_dir}/ ({time.time() - start:.0f} s)"
         + (f"; kept {kept} already written with these settings (overwrite=true rewrites them)" if kept else "")
