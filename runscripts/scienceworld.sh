@@ -24,7 +24,8 @@
 #     timed alike: docs/scienceworld.md); 0: the simulator's paths alone.
 #   WIDE (1): the knowledge tasks and the many-variation procedures learn from more train variations than GAMES and
 #     the smallest tasks' examples count two or three times an epoch (the recipe's `mix`); 0: GAMES for every task.
-# The recipe itself (the training's settings) is bct/conf/experiment/scienceworld.yaml: the variables below change it.
+# The recipe itself (its data's and training's settings, read by bct.generate and bct.train alike) is
+# bct/conf/experiment/scienceworld.yaml: the variables below change it.
 #   TASKS: the games to play, space-separated (one task for a quick check); all 30 where unset.
 #   SKIP_IDLE (1): a command the game answered as changing nothing ("The drawer is already open.") is passed over
 #     while the look it was sent in stays (agent.skip_idle); 0: sent again.
@@ -64,25 +65,23 @@ FOLDS=${FOLDS:-dev}
 TALES_SEEDS=${TALES_SEEDS:-5}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
 py=.venv/bin/python
-# the recipe's mix (bct/conf/experiment/scienceworld.yaml: each task's train variations and passes) as overrides, the
-# same for bct.generate and bct.train; WIDE=0: none, GAMES for every task
-mix=()
-if [ "$WIDE" = 1 ]; then
-  mapfile -t mix < <($py -c "from omegaconf import OmegaConf
-for game, entry in OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix.items():
-    print(*(f'+mix.{game}.{key}={value}' for key, value in entry.items()), sep='\n')")
-fi
 games=$group oracle_games=scienceworld  # the oracle and random rows: each task's own game, not its search variant
 if [ -n "${TASKS:-}" ]; then
   games=${TASKS// /,}
   oracle_games=$($py -c "import sys; from bct.worlds.registry import get_game
 print(','.join(get_game(t).preset or t for t in sys.argv[1:]))" $TASKS)
-  kept=()
-  for entry in "${mix[@]}"; do  # +mix.GAME.key=value, kept where GAME is played
-    key=${entry#+mix.}
-    if [[ ",$oracle_games," == *",${key%.*=*},"* ]]; then kept+=("$entry"); fi
-  done
-  mix=("${kept[@]}")
+fi
+# the recipe's mix (bct/conf/experiment/scienceworld.yaml: each task's train variations and passes) stands, read by
+# bct.generate and bct.train alike from +experiment=scienceworld; WIDE=0: none, GAMES for every task; TASKS: its
+# entries of the tasks played (a mix names games of its run only)
+mix=()
+if [ "$WIDE" != 1 ]; then
+  mix=("~mix" "+mix={}")
+elif [ -n "${TASKS:-}" ]; then
+  mapfile -t mix < <($py -c "import sys; from omegaconf import OmegaConf
+mix, played = OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix, sys.argv[1].split(',')
+print('~mix', '+mix={}', *(f'+mix.{g}.{k}={v}' for g, e in mix.items() if g in played for k, v in e.items()), sep='\n')" \
+    "$oracle_games")
 fi
 sizes=()  # the recipe's batch and learning rate are the CPU preset's; another model keeps its preset's own
 [ "$MODEL" = t5-cpu-scratch ] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}')
@@ -93,20 +92,22 @@ other=$([ "$MEMORY" = false ] && echo true || echo false)
 for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   run=scienceworld$([ "$memory" = false ] && echo -nomemory || true)$([ "$MODULES" = false ] && echo -nomodules || true)
   echo "[$(date +%T)] gold data (memory=$memory): $GAMES train variations of each task (log: $RESULTS/logs/generate.log)"
-  $py -m bct.generate "games=[$games]" "num_games=$GAMES" "${mix[@]}" folds=[train] "modules=[$MODULES]" "memory=$memory" \
-    "out_dir=$DATA" workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
+  # the data and the training read the same recipe: bct.generate writes what bct.train reads
+  recipe=(+experiment=scienceworld "games=[$games]" "modules=$MODULES" "memory=$memory" "model=$MODEL" "num_games=$GAMES"
+    "${mix[@]}")
+  $py -m bct.generate "${recipe[@]}" folds=[train] "out_dir=$DATA" workers=2 progress=false >>"$RESULTS/logs/generate.log" 2>&1
   tail -n 1 "$RESULTS/logs/generate.log"
   echo "[$(date +%T)] one agent for the 30 tasks (memory=$memory): training (log: $RESULTS/logs/train.log)"
   # distinct=false: every step of every gold path, with modules too (the CPU preset dedupes where modules=true)
-  $py -m bct.train +experiment=scienceworld "games=[$games]" "modules=$MODULES" "memory=$memory" "model=$MODEL" \
-    "num_games=$GAMES" "~mix" "+mix={}" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
+  $py -m bct.train "${recipe[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" \
+    "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@" >>"$RESULTS/logs/train.log" 2>&1
   tail -n 1 "$RESULTS/logs/train.log"
   trainings=("$CHECKPOINTS/$run")
   for ((k = 1; k < SEEDS; k++)); do  # the same recipe from other seeds: each played on its own, and all as one agent
     echo "[$(date +%T)] training $((k + 1)) of ${SEEDS} (seed $((42 + k)))"
-    $py -m bct.train +experiment=scienceworld "games=[$games]" "modules=$MODULES" "memory=$memory" "model=$MODEL" \
-      "num_games=$GAMES" "~mix" "+mix={}" "${mix[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" "data_dir=$DATA" \
-      "checkpoint_dir=$CHECKPOINTS/seed$((42 + k))" progress=false "$@" "seed=$((42 + k))" >>"$RESULTS/logs/train.log" 2>&1
+    $py -m bct.train "${recipe[@]}" "epochs=$EPOCHS" "decisive_passes=$DECISIVE" "${sizes[@]}" "run_name=$run" \
+      "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS/seed$((42 + k))" progress=false "$@" "seed=$((42 + k))" \
+      >>"$RESULTS/logs/train.log" 2>&1
     tail -n 1 "$RESULTS/logs/train.log"
     trainings+=("$CHECKPOINTS/seed$((42 + k))/$run")
   done
