@@ -39,12 +39,8 @@ SEEDS=${SEEDS:-1}
 MODEL=${MODEL:-t5-cpu-scratch}
 MINUTES=${MINUTES:-9}
 GAMES=${GAMES:-[scienceworld-search]}
-mix=()
-if [ "${WIDE:-1}" = 1 ]; then
-  mapfile -t mix < <($PY -c "from omegaconf import OmegaConf
-for game, entry in OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix.items():
-    print(*(f'+mix.{game}.{key}={value}' for key, value in entry.items()), sep='\n')")
-fi
+mix=() # the experiment's own mix; WIDE=0: none
+[ "${WIDE:-1}" = 1 ] || mix=("~mix" "+mix={}")
 sizes=() # the recipe's batch and learning rate are the CPU preset's; another model keeps its preset's own
 [ "$MODEL" = t5-cpu-scratch ] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}')
 precision=() # fp32 with TF32 matmuls on a GPU: the 25M preset's bf16 run diverged (the experiment log)
@@ -57,7 +53,7 @@ for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
   folders+=("${f#"$CHECKPOINTS"/}")
   # a few threads each: the trainings share the machine's cores, the card does the arithmetic
   OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "games=$GAMES" "modules=$MODULES" "model=$MODEL" \
-    "num_games=${NUM_GAMES:-20}" "~mix" "+mix={}" "${mix[@]}" "${sizes[@]}" "${precision[@]}" "max_minutes=$MINUTES" \
+    "num_games=${NUM_GAMES:-20}" "${mix[@]}" "${sizes[@]}" "${precision[@]}" "max_minutes=$MINUTES" \
     save_strategy=no "checkpoint_dir=$(dirname "$f")" "run_name=$RUN" "seed=$seed" progress=false "$@" \
     >"$OUT/logs/train-seed$seed.log" 2>&1 &
   pids+=($!)
