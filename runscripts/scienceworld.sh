@@ -31,6 +31,9 @@
 #     while the look it was sent in stays (agent.skip_idle); 0: sent again.
 #   RERANK (1): one model's 8 written candidates ordered by its plain length-normalised likelihood (agent.rerank), as an
 #     ensemble's pool is (measured: the experiment log, docs/experiments/); 0: the diverse beam search's order.
+#   LEVERS (1): the choice's three levers, chosen on dev (docs/scienceworld.md, "Choosing among many actions"): a focus
+#     counted once a life (agent.decisive_per_life), the game's question answered first (agent.answer_questions), no
+#     lower-ranked focus after an unseen best (agent.decisive_best_only); 0: without them.
 #   SEEDS (1): trainings of the agent on the same data, seeds 42, 43, ... (the second and later under
 #     CHECKPOINTS/seed<N>), each played on its own (RESULTS/seed<N>); more than one are also played as one ensemble
 #     (RESULTS/ensemble; agent.ensemble: their candidates pooled, ranked by their mean log-likelihood).
@@ -61,6 +64,7 @@ WIDE=${WIDE:-1}
 SKIP_IDLE=${SKIP_IDLE:-1}
 SEEDS=${SEEDS:-1}
 RERANK=${RERANK:-1}
+LEVERS=${LEVERS:-1}
 FOLDS=${FOLDS:-dev}
 TALES_SEEDS=${TALES_SEEDS:-5}
 group=scienceworld$([ "$SEARCH" = 1 ] && echo -search || true)
@@ -115,6 +119,7 @@ for memory in "$MEMORY" $([ "$BASELINE" = 1 ] && echo "$other"); do
   # things in sight and was not already sent at the same prompt (docs/scienceworld.md, "Choosing among many actions")
   agent=(agent.num_beams=8 agent.untried=true progress=false)
   if [ "$SKIP_IDLE" = 1 ]; then agent+=(agent.skip_idle=true); fi
+  if [ "$LEVERS" = 1 ]; then agent+=(agent.decisive_per_life=true agent.answer_questions=true agent.decisive_best_only=true); fi
   one=(); if [ "$RERANK" = 1 ]; then one=(agent.rerank=true); fi  # an ensemble's pool is always so ordered
   players=()  # "results folder|checkpoint|agent settings": each training, then all of them as one agent
   for ((k = 0; k < ${#trainings[@]}; k++)); do players+=("$RESULTS/seed$((42 + k))|${trainings[k]}|${one[*]}"); done
