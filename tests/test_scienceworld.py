@@ -245,15 +245,15 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     table = (results / "scienceworld-table.md").read_text()
     assert "| power-component |" in table and "oracle" in table and "random" in table
     assert (results / "report.html").is_file()
-    # one model plays its candidates reranked by their plain likelihood (RERANK=1), filed under the run's -rerank name,
-    # on dev alone, by bct's loop and by TALES's; the oracle and random under the same budgets
+    # one model plays its candidates reranked by their plain likelihood (RERANK=1) with the choice's levers (LEVERS=1),
+    # filed under the run's name for both, on dev alone, by bct's loop and by TALES's; the oracle and random alike
     played = sorted(
         p.parent.name.split("-")[0] for p in results.glob("seed42/scienceworld-nomemory-rerank*/*/results.json")
     )
     assert played == ["dev", "dev"], r.stdout[-2000:]
     loops = [json.loads(p.read_text()).get("protocol") for p in results.glob("*/*/dev-*/results.json")]
     assert sorted(map(str, loops)) == ["None"] * 3 + ["tales"] * 3  # the agent, oracle and random, each both ways
-    assert "| scienceworld-nomemory-rerank | " in (results / "recipes.md").read_text()
+    assert "| scienceworld-nomemory-rerank-per-life-answers-best-decisive | " in (results / "recipes.md").read_text()
     assert "done in" in r.stdout
 
 
