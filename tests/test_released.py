@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 RELEASED = {
     "bct-scienceworld": (
         "scienceworld-find-plant",
-        ["agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "agent.rerank=true", "protocol=tales"],
+        [
+            *("agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "agent.rerank=true", "protocol=tales"),
+            *("agent.decisive_per_life=true", "agent.answer_questions=true", "agent.decisive_best_only=true"),
+        ],
     ),
 }
 
