@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # each released agent, a game it plays, and how it plays there (the settings its row was measured with)
 RELEASED = {
+    "bct-twx": ("twc", ["protocol=tales"]),
     "bct-scienceworld": (
         "scienceworld-find-plant",
         [
