@@ -53,6 +53,19 @@ def test_gold_paths_win_where_the_walkthrough_opens_the_fridge_twice():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lvl", [6, 10])
+def test_in_the_houses_of_many_rooms_the_gold_path_explores_by_the_map_and_wins(lvl):
+    # the walkthrough crosses a house it knows; the gold path walks by the cookbook's map, asking it before moving
+    game = get_game(f"textworld-cooking-level{lvl}")
+    with open_game(game, True) as env:
+        trajs = [play_gold(env, seed, "train", True) for seed in fold_seeds(game, "train", 3)]
+    assert [t.error for t in trajs] == [None] * 3 and all(t.score == 1.0 for t in trajs)
+    for t in trajs:
+        moves = [i for i, a in enumerate(t.actions) if a.startswith("go ")]
+        assert moves and all(t.actions[i - 1] in ("recall map", "recall recipe") for i in moves)
+
+
+@pytest.mark.slow
 def test_a_game_is_made_once_and_read_back_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("BCT_TEXTWORLD_GAMES", str(tmp_path))
     game = get_game("textworld-coin")
@@ -91,7 +104,35 @@ def test_the_cookbook_keeps_the_recipe_and_what_was_done():
     answer = cookbook.run("recall recipe")
     assert answer.startswith("The recipe needs carrot, red apple.")
     assert "slice the carrot (done); grill the carrot; prepare meal" in answer and "a sliced carrot" in answer
-    assert "takes no arguments" in cookbook.run("recall recipe now")
+    assert "Usage: recall recipe | recall map" in cookbook.run("recall recipe now")
+    assert "recall map" not in cookbook.commands()  # one room, no exit: nothing to map
+
+
+def test_the_cookbook_maps_the_rooms_walked_and_where_things_were_seen():
+    book = make_module("cookbook")
+    corridor = "-= Corridor =-\nYou see a shoe rack.\n\nThere is a closed plain door leading north. There is an exit to the east."
+    kitchen = "-= Kitchen =-\nYou see a fridge and a stove.\n\nThere is an exit to the west."
+    garden = "-= Garden =-\nOn the ground you see a carrot.\n\nYou should try going north."
+    book.observe(corridor, corridor, "You are carrying nothing.")
+    assert "recall map" in book.commands()
+    assert book.run("recall map") == (
+        "You are in the corridor. Exits not yet taken here: north (the plain door is closed), east."
+    )
+    for action, room in [("go east", kitchen), ("examine cookbook", RECIPE), ("go west", corridor)]:
+        book.acted(action)
+        book.observe(room, kitchen if room == RECIPE else room, "You are carrying nothing.")
+    book.acted("go south")  # a way the walk has not seen: learnt by walking it
+    book.observe(garden, garden, "You are carrying nothing.")
+    book.acted("go north")
+    book.observe(corridor, corridor, "You are carrying nothing.")
+    assert book.run("recall map") == (
+        "You are in the corridor. Exits not yet taken here: north (the plain door is closed). The kitchen: go east, 1 move."
+    )
+    book.acted("go east")
+    book.observe(kitchen, kitchen, "You are carrying nothing.")
+    recipe = book.run("recall recipe")  # the carrot lies in the garden, two moves away: a fact and its route, no order
+    assert "The carrot was seen in the garden (go west, 2 moves)." in recipe and "The kitchen:" not in recipe
+    assert "Every exit here was taken." in book.run("recall map")
 
 
 def test_progress_counts_the_moves_the_game_took():

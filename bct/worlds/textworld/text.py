@@ -20,6 +20,12 @@ _THINGS = re.compile(
 )
 
 
+DIRECTIONS = ("north", "east", "south", "west")
+OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+_DOOR = re.compile(r"\b(closed|open) ([a-z][a-z -]*?) leading (north|east|south|west)\b", re.I)
+_EXIT = re.compile(r"\b(north|east|south|west)\b", re.I)
+
+
 def clean(text: str) -> str:
     """An answer without the status line and the banner, its blank lines closed up."""
     text = _STATUS.sub("", text)
@@ -49,7 +55,8 @@ def recipe(text: str) -> tuple[list[str], list[str]] | None:
 
 def done(text: str) -> list[str]:
     """The directions an answer says were carried out ("You slice the carrot." -> "slice the carrot")."""
-    return [f"{PAST.get(v.lower(), v.lower())} the {thing.lower()}" for v, thing in _DONE.findall(text)]
+    found = [f"{PAST.get(v.lower(), v.lower())} the {thing.lower()}" for v, thing in _DONE.findall(text)]
+    return found + (["prepare meal"] if "Adding the meal to your inventory" in text else [])
 
 
 def names(text: str) -> list[str]:
@@ -58,3 +65,17 @@ def names(text: str) -> list[str]:
         t.strip().lower().removeprefix("closed ").removeprefix("open ") for t in _THINGS.findall(text)
     ]
     return list(dict.fromkeys(n for n in found if n))
+
+
+def exits(look: str) -> dict[str, tuple[str, bool] | None]:
+    """The exits a room's description names, by direction: its door and whether it is closed ("There is a closed
+    plain door leading north."), or None for an open way ("There is an exit to the south.", "try going east")."""
+    found: dict[str, tuple[str, bool] | None] = {}
+    for sentence in re.split(r"(?<=[.!?])\s+", look):
+        door = _DOOR.search(sentence)
+        if door:
+            found[door.group(3).lower()] = (door.group(2).lower(), door.group(1).lower() == "closed")
+            continue
+        for d in _EXIT.findall(sentence):
+            found.setdefault(d.lower(), None)
+    return found

@@ -1,40 +1,138 @@
-"""cookbook: the recipe read once in the kitchen, and which of its directions the agent was seen to carry out.
+"""cookbook: the recipe read once in the kitchen, which of its directions the agent was seen to carry out, and the
+rooms it walked.
 
 The cookbook is read once ("examine cookbook"); a Markov agent sees one step back, so by the time it holds the
 ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients and the
-directions as they were read, each direction marked done where the game said so ("You slice the carrot."), and what
-the agent carries: facts it saw, never which direction to do next.
+directions as they were read, each direction marked done where the game said so ("You slice the carrot."), what
+the agent carries, and where a missing ingredient or an appliance of a direction not done was seen in another room
+(with the first move of the shortest remembered way there). In the levels of many rooms, `recall map` answers the
+room the agent is in, its exits not yet taken, the nearest room that still has some, and the way to the kitchen. A
+room's exits are read from its description; where each leads is learnt by walking it. Facts it saw, and routes
+computed from them: never which direction to do next.
 """
 
 from __future__ import annotations
 
+from collections import deque
+
 from bct.modules.base import Module
 from bct.worlds.textworld import text
+
+APPLIANCES = {"fry": "stove", "roast": "oven", "grill": "bbq"}  # what a direction cooks with, as the game names it
 
 
 class Cookbook(Module):
     name = "cookbook"
-    verbs = ("recall recipe",)
-    usage = "recall recipe"
+    verbs = ("recall recipe", "recall map")
+    usage = "recall recipe | recall map"
 
     def reset(self) -> None:
         self.recipe: tuple[list[str], list[str]] | None = None
         self.done: set[str] = set()
         self.inventory = ""
+        self.here: str | None = None
+        self.links: dict[str, dict[str, str]] = {}  # room -> direction -> the room that way, as walked
+        self.exits: dict[str, dict[str, tuple[str, bool] | None]] = {}  # room -> its exits, as last described
+        self.seen: dict[str, str] = {}  # room -> what was last seen there (its description, what opening showed)
+        self.move: tuple[str, str] | None = None  # (room, direction) of a move sent, until the game answers
+
+    def acted(self, action: str) -> None:
+        words = action.strip().lower().split()
+        self.move = (self.here, words[1]) if len(words) == 2 and words[0] == "go" and self.here else None
 
     def observe(self, observation: str, look: str, inventory: str) -> None:
         self.recipe = text.recipe(observation) or self.recipe
         self.done.update(text.done(observation))
         self.inventory = inventory
+        rooms = text.rooms(look)
+        if not rooms:
+            return
+        room = rooms[0]
+        if self.move and room != self.move[0]:  # the move went through: remember the way, both ways
+            came, direction = self.move
+            self.links.setdefault(came, {})[direction] = room
+            self.links.setdefault(room, {}).setdefault(text.OPPOSITE[direction], came)
+        self.move = None
+        if room != self.here:
+            self.seen[room] = ""
+        self.here = room
+        self.exits[room] = text.exits(look)
+        self.seen[room] = f"{look} {observation if observation != look else ''}".lower()
 
     def commands(self) -> list[str]:
-        return ["recall recipe"] if self.recipe else []
+        return (["recall recipe"] if self.recipe else []) + (["recall map"] if self.exits.get(self.here) else [])
 
     def run(self, action: str) -> str:
-        if action.strip().lower() != "recall recipe":
-            return self.bad_usage("The cookbook module takes no arguments.")
+        form = " ".join(action.lower().split())
+        if form == "recall map":
+            return self.recall_map()
+        if form != "recall recipe":
+            return self.bad_usage(f"The cookbook module has no command '{form}'.")
         if self.recipe is None:
             return "No recipe has been read yet."
         ingredients, directions = self.recipe
         steps = [f"{d} (done)" if d in self.done else d for d in directions]
-        return f"The recipe needs {', '.join(ingredients)}. Directions: {'; '.join(steps)}. {self.inventory}"
+        said = [f"The recipe needs {', '.join(ingredients)}. Directions: {'; '.join(steps)}. {self.inventory}"]
+        carried = self.inventory.lower()
+        wanted = [i for i in ingredients if i.lower() not in carried]
+        wanted += [APPLIANCES[d.split()[0]] for d in directions if d not in self.done and d.split()[0] in APPLIANCES]
+        for thing in dict.fromkeys(wanted):
+            room = self.where(thing)
+            if room and room != self.here:
+                said.append(f"The {thing} was seen in the {room} ({self.way(room)}).")
+        if self.here != "kitchen" and "kitchen" in self.routes():
+            said.append(f"The kitchen: {self.way('kitchen')}.")
+        return " ".join(said)
+
+    def recall_map(self) -> str:
+        if self.here is None:
+            return "No room has been seen yet."
+        said = [f"You are in the {self.here}."]
+        open_here = self.untaken(self.here)
+        said.append(f"Exits not yet taken here: {', '.join(open_here)}." if open_here else "Every exit here was taken.")
+        routes = self.routes()
+        nearest = next((r for r in routes if r != self.here and self.untaken(r)), None)
+        if not open_here:
+            said.append(
+                f"Nearest room with exits not yet taken: the {nearest} ({self.way(nearest)})."
+                if nearest
+                else "No room seen has exits not yet taken."
+            )
+        if "kitchen" in routes and self.here != "kitchen":
+            said.append(f"The kitchen: {self.way('kitchen')}.")
+        return " ".join(said)
+
+    # --- what the walked map computes ------------------------------------------------------------------------
+    def where(self, thing: str) -> str | None:
+        """The room where `thing` was last seen, nearest first."""
+        return next((room for room in self.routes() if thing.lower() in self.seen.get(room, "")), None)
+
+    def untaken(self, room: str) -> list[str]:
+        """The exits of `room` not yet walked, each with its door where one is closed."""
+        out = []
+        for direction, door in self.exits.get(room, {}).items():
+            if direction not in self.links.get(room, {}):
+                out.append(f"{direction} (the {door[0]} is closed)" if door and door[1] else direction)
+        return out
+
+    def routes(self) -> dict[str, tuple[str, int]]:
+        """Every room reachable from here by walked ways, nearest first: the first direction of a shortest way
+        there ("" for here) and its number of moves."""
+        if self.here is None:
+            return {}
+        first = {self.here: ("", 0)}
+        queue = deque([self.here])
+        while queue:
+            room = queue.popleft()
+            for direction, nxt in self.links.get(room, {}).items():
+                if nxt not in first:
+                    first[nxt] = (first[room][0] or direction, first[room][1] + 1)
+                    queue.append(nxt)
+        return first
+
+    def way(self, room: str) -> str:
+        """How a remembered room is reached from here: its first move (and the door to open first) and its length."""
+        direction, moves = self.routes()[room]
+        door = self.exits.get(self.here, {}).get(direction)
+        shut = f", the {door[0]} is closed" if door and door[1] else ""
+        return f"go {direction}{shut}, {moves} move{'s' if moves > 1 else ''}"
