@@ -19,12 +19,17 @@ from pathlib import Path
 from bct.core.errors import ArgumentParser, UserError, exits_cleanly
 from bct.core.results import collect
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
-from bct.worlds.registry import from_record, modules_label, trained_games, world_of
+from bct.worlds.registry import WORLDS, from_record, modules_label, trained_games, world_of
 
 # What a hub folder needs to be loaded and played again (the trainer's resumable state stays behind);
 # *.bin: training_args.bin is part of the weights' fingerprint (bct.seq2seq.model.weights_fingerprint).
 KEPT = ("*.safetensors", "*.bin", "config.json", "generation_config.json", "tokenizer*.json", "spiece.model")
 RECORDS = ("bct_config.json", "train_metrics.json")
+LOOPS = (
+    "Score: in bct's loop the final score of each episode; in TALES's (`protocol=tales`: its environments, 100 game "
+    "commands, a lost game restarts) the best score reached, TALES's measure. Draw 2: other variations of the same "
+    "fold, played once."
+)
 
 
 def evaluations(results_dir: str | Path, fingerprint: str) -> list[dict]:
@@ -34,8 +39,28 @@ def evaluations(results_dir: str | Path, fingerprint: str) -> list[dict]:
     return [
         r
         for r in collect(results_dir)
-        if r.get("settings", {}).get("fingerprint") == fingerprint and r.get("complete", True)
+        # an ensemble's evaluation records its first member's weights, but these weights alone did not play it
+        if r.get("settings", {}).get("fingerprint") == fingerprint
+        and r.get("complete", True)
+        and not r["settings"].get("ensemble")
     ]
+
+
+def agent_settings(row: dict, run: dict) -> tuple[str, ...]:
+    """The agent settings an evaluation changed from what `bct.evaluate checkpoint=...` plays by default (the
+    checkpoint's own decoding; ScienceWorld's written actions), as `agent.KEY=VALUE` overrides."""
+    from bct.agents.settings import T5Settings
+
+    played = row.get("settings", {}).get("agent_config") or {}
+    free = world_of(from_record(row)).free_actions
+    decoding = "generate" if free else run.get("eval_defaults", {}).get("decoding") or "generate"
+    default = T5Settings(decoding=decoding).record()
+    return tuple(
+        f"agent.{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in played.items()
+        if v != default.get(k, T5Settings.model_fields[k].default if k in T5Settings.model_fields else v)
+        and k != "ensemble"
+    )
 
 
 def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
@@ -46,8 +71,7 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
     s = run["settings"]
     games = [g["game"] for g in s["games"]] if s.get("games") else [s.get("game_preset") or s["game"]]
     game = games[0] if len(games) == 1 else f"{len(games)} games"
-    world = {"twx": "TextWorldExpress", "scienceworld": "ScienceWorld"}
-    where = lambda r: world.get(world_of(from_record(r)).name, world_of(from_record(r)).name)  # noqa: E731
+    where = lambda r: world_of(from_record(r)).title  # noqa: E731
     how = lambda r: r.get("settings", {}).get("protocol", "bct")  # noqa: E731  (bct's loop or TALES's)
     results = [
         EvalResult(
@@ -87,19 +111,41 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         f"- parameters: {run.get('num_parameters')}; weights fingerprint `{run.get('fingerprint')}`",
     ]
     table = [
-        "| game | modules | memory | fold | loop | variations | score | steps |",
-        "|---|---|---|---|---|---|---|---|",
+        "| game | modules | memory | fold | loop | variations | score | steps | agent settings |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     table += [
         f"| {r['game']} | {modules_label(r['modules'])} | {'on' if r.get('memory') else 'off'} | {r['fold']} | {how(r)} | "
-        f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} |"
+        f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} | {' '.join(agent_settings(r, run)) or '-'} |"
         for r in rows
     ]
+    # the mean over the games of each way it was played: what a reader compares with a published figure
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["fold"], how(r), r.get("settings", {}).get("draw", 1), agent_settings(r, run)), []).append(
+            r
+        )
+    summary = ["| fold | loop | draw | games | mean score | agent settings |", "|---|---|---|---|---|---|"]
+    summary += [
+        f"| {fold} | {loop} | {draw} | {len(g)} | {sum(r['avg_score'] for r in g) / len(g):.3f} | {' '.join(a) or '-'} |"
+        for (fold, loop, draw, a), g in sorted(groups.items(), key=lambda kv: kv[0][:3])
+    ]
+    # the command that plays it as its most measured way did
+    fold, loop, draw, settings = (
+        max(groups, key=lambda k: (len(groups[k]), k[0] == "test", k[1] == "tales", len(k[3])))
+        if groups
+        else ("test", "bct", 1, ())
+    )
+    command = f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations={5 if loop == 'tales' else 100}"
+    command += " protocol=tales" * (loop == "tales") + "".join(f" {a}" for a in settings)
+    played = sorted({r.get("game_preset") or r["game"] for r in groups.get((fold, loop, draw, settings), [])})
+    if played and played != sorted(games):  # it was measured on games other than those it trained on (TALES's)
+        command += f" games=[{','.join(played)}]"
     worlds = {g.world for g in trained_games(s)}
     body = [
         f"# {name}",
         "",
-        f"A behavior-cloned T5 agent for {' and '.join(sorted({world.get(w, w) for w in worlds}))}'s `{game}`, trained with bct: it reads the Markov prompt "
+        f"A behavior-cloned T5 agent for {' and '.join(sorted(WORLDS[w].title for w in worlds))}'s {game}, trained with bct: it reads the Markov prompt "
         "(task, observation, inventory, look, previous action and observation) and writes the next action, "
         "calling bct's symbolic modules as actions.",
         "",
@@ -109,12 +155,16 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         "",
         "## Measured",
         "",
-        *(table if rows else ["No evaluation of these weights was found when this card was written."]),
+        *(
+            [LOOPS, "", *summary, "", *table]
+            if rows
+            else ["No evaluation of these weights was found when this card was written."]
+        ),
         "",
         "## Evaluate it",
         "",
         "```bash",
-        f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations=100",
+        command,
         "```",
         "",
         "From the hub, download the folder first (`hf download REPO_ID --local-dir DIR`) and pass `checkpoint=DIR`.",
