@@ -63,6 +63,33 @@ def agent_settings(row: dict, run: dict) -> tuple[str, ...]:
     )
 
 
+def how(row: dict) -> str:
+    """bct's loop or TALES's."""
+    return row.get("settings", {}).get("protocol", "bct")
+
+
+def ways(rows: list[dict], run: dict, out_dir: Path, games: list[str]) -> tuple[list[str], str]:
+    """The mean over the games of each way the weights were played (fold, loop, draw, agent settings: what a reader
+    compares with a published figure), and the command that plays them as the most measured way did."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        key = (r["fold"], how(r), r.get("settings", {}).get("draw", 1), agent_settings(r, run))
+        groups.setdefault(key, []).append(r)
+    summary = ["| fold | loop | draw | games | mean score | agent settings |", "|---|---|---|---|---|---|"]
+    summary += [
+        f"| {fold} | {loop} | {draw} | {len(g)} | {sum(r['avg_score'] for r in g) / len(g):.3f} | {' '.join(a) or '-'} |"
+        for (fold, loop, draw, a), g in sorted(groups.items(), key=lambda kv: kv[0][:3])
+    ]
+    best = max(groups, key=lambda k: (len(groups[k]), k[0] == "test", k[1] == "tales", len(k[3])), default=None)
+    fold, loop, draw, settings = best or ("test", "bct", 1, ())
+    command = f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations={5 if loop == 'tales' else 100}"
+    command += " protocol=tales" * (loop == "tales") + "".join(f" {a}" for a in settings)
+    played = sorted({r.get("game_preset") or r["game"] for r in groups.get(best, [])})
+    if played and played != sorted(games):  # it was measured on games other than those it trained on (TALES's)
+        command += f" games=[{','.join(played)}]"
+    return summary, command
+
+
 def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
     """README.md for the hub: YAML metadata (model-index from the measured rows), then what the agent
     is, how it was trained and how to evaluate it."""
@@ -72,7 +99,6 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
     games = [g["game"] for g in s["games"]] if s.get("games") else [s.get("game_preset") or s["game"]]
     game = games[0] if len(games) == 1 else f"{len(games)} games"
     where = lambda r: world_of(from_record(r)).title  # noqa: E731
-    how = lambda r: r.get("settings", {}).get("protocol", "bct")  # noqa: E731  (bct's loop or TALES's)
     results = [
         EvalResult(
             task_type="text-game",
@@ -119,28 +145,7 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} | {' '.join(agent_settings(r, run)) or '-'} |"
         for r in rows
     ]
-    # the mean over the games of each way it was played: what a reader compares with a published figure
-    groups: dict[tuple, list[dict]] = {}
-    for r in rows:
-        groups.setdefault((r["fold"], how(r), r.get("settings", {}).get("draw", 1), agent_settings(r, run)), []).append(
-            r
-        )
-    summary = ["| fold | loop | draw | games | mean score | agent settings |", "|---|---|---|---|---|---|"]
-    summary += [
-        f"| {fold} | {loop} | {draw} | {len(g)} | {sum(r['avg_score'] for r in g) / len(g):.3f} | {' '.join(a) or '-'} |"
-        for (fold, loop, draw, a), g in sorted(groups.items(), key=lambda kv: kv[0][:3])
-    ]
-    # the command that plays it as its most measured way did
-    fold, loop, draw, settings = (
-        max(groups, key=lambda k: (len(groups[k]), k[0] == "test", k[1] == "tales", len(k[3])))
-        if groups
-        else ("test", "bct", 1, ())
-    )
-    command = f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations={5 if loop == 'tales' else 100}"
-    command += " protocol=tales" * (loop == "tales") + "".join(f" {a}" for a in settings)
-    played = sorted({r.get("game_preset") or r["game"] for r in groups.get((fold, loop, draw, settings), [])})
-    if played and played != sorted(games):  # it was measured on games other than those it trained on (TALES's)
-        command += f" games=[{','.join(played)}]"
+    summary, command = ways(rows, run, out_dir, games)
     worlds = {g.world for g in trained_games(s)}
     body = [
         f"# {name}",
