@@ -105,6 +105,12 @@ def test_the_cookbook_keeps_the_recipe_and_what_was_done():
     assert answer.startswith("The recipe needs carrot, red apple.")
     assert "slice the carrot (done); grill the carrot; prepare meal" in answer and "a sliced carrot" in answer
     assert "Usage: recall recipe | recall map" in cookbook.run("recall recipe now")
+    # an ingredient handed over prepared: the inventory shows the direction done, and the answer says so
+    assert "grill the carrot;" in cookbook.run("recall recipe")
+    cookbook.observe(
+        "You take the carrot.", "-= Kitchen =-", "You are carrying: a sliced grilled carrot and a red apple."
+    )
+    assert "slice the carrot (done); grill the carrot (done); prepare meal." in cookbook.run("recall recipe")
     assert "recall map" not in cookbook.commands()  # one room, no exit: nothing to map
 
 

@@ -59,6 +59,29 @@ def done(text: str) -> list[str]:
     return found + (["prepare meal"] if "Adding the meal to your inventory" in text else [])
 
 
+PARTICIPLE = {
+    "slice": "sliced",
+    "dice": "diced",
+    "chop": "chopped",
+    "fry": "fried",
+    "roast": "roasted",
+    "grill": "grilled",
+}
+
+
+def prepared(inventory: str, directions: list[str]) -> list[str]:
+    """The directions an inventory shows carried out already ("a sliced fried banana": slice and fry the banana); the
+    easier levels hand over an ingredient prepared."""
+    held = re.split(r",\s*|\s+and\s+", inventory.lower().split(":", 1)[-1])
+    out = []
+    for d in directions:
+        verb, _, thing = d.partition(" the ")
+        word = PARTICIPLE.get(verb.strip())
+        if word and any(thing in item and re.search(rf"\b{word}\b", item) for item in held):
+            out.append(d)
+    return out
+
+
 def names(text: str) -> list[str]:
     """The rooms and things `text` names, in order of first mention."""
     found = rooms(text) + [

@@ -3,7 +3,8 @@ rooms it walked.
 
 The cookbook is read once ("examine cookbook"); a Markov agent sees one step back, so by the time it holds the
 ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients and the
-directions as they were read, each direction marked done where the game said so ("You slice the carrot."), what
+directions as they were read, each direction marked done where the game said so ("You slice the carrot.") or the
+inventory shows it ("a sliced carrot"), what
 the agent carries, and where a missing ingredient or an appliance of a direction not done was seen in another room
 (with the first move of the shortest remembered way there). In the levels of many rooms, `recall map` answers the
 room the agent is in, its exits not yet taken, the nearest room that still has some, and the way to the kitchen. A
@@ -43,6 +44,8 @@ class Cookbook(Module):
     def observe(self, observation: str, look: str, inventory: str) -> None:
         self.recipe = text.recipe(observation) or self.recipe
         self.done.update(text.done(observation))
+        if self.recipe:  # what the inventory shows done already counts as done: seen, not assumed
+            self.done.update(text.prepared(inventory, self.recipe[1]))
         self.inventory = inventory
         rooms = text.rooms(look)
         if not rooms:
