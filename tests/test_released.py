@@ -10,20 +10,24 @@ from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# each released agent, a game it plays, and how it plays there (the settings its row was measured with)
+# the other two trainings of the ScienceWorld recipe: with bct-scienceworld, one agent (the README's ensemble row)
+MEMBERS = ("bct-scienceworld-seed43", "bct-scienceworld-seed44")
+LEVERS = ("agent.decisive_per_life=true", "agent.answer_questions=true", "agent.decisive_best_only=true")
+# each released agent, a game it plays, and how it plays there (the settings its row was measured with); the
+# ScienceWorld agent plays as the three trainings it was released with, which loads each of them
 RELEASED = {
     "bct-twx": ("twc", ["protocol=tales"]),
     "bct-scienceworld": (
         "scienceworld-find-plant",
         [
-            *("agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "agent.rerank=true", "protocol=tales"),
-            *("agent.decisive_per_life=true", "agent.answer_questions=true", "agent.decisive_best_only=true"),
+            *("agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "protocol=tales", *LEVERS),
+            f"agent.ensemble=[{','.join(f'checkpoints/{m}' for m in MEMBERS)}]",
         ],
     ),
 }
 
 
-@pytest.mark.parametrize("name", RELEASED)
+@pytest.mark.parametrize("name", [*RELEASED, *MEMBERS])
 def test_a_released_agent_is_a_whole_checkpoint_with_its_model_card(name):
     folder = ROOT / "checkpoints" / name
     _, _, run = load_checkpoint(folder)  # a finished bct checkpoint, or a one-line error
@@ -45,3 +49,4 @@ def test_a_released_agent_plays_one_episode_as_cloned(name, cli, tmp_path):
     [results] = tmp_path.rglob("results.json")
     res = json.loads(results.read_text())
     assert res["complete"] and res["num_variations"] == 1 and res["trained"]
+    assert len(res["settings"].get("ensemble", [])) == sum(f"checkpoints/{m}" in " ".join(settings) for m in MEMBERS)
