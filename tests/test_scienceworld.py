@@ -535,6 +535,7 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     """The choice's three levers (agent.answer_questions, decisive_per_life, decisive_best_only), each against the
     choice without it, on one kitchen where the game asks which soap was meant."""
     from bct.agents.base import Observation
+    from bct.agents.settings import T5Settings
     from bct.agents.t5 import T5Agent
     from bct.data.representation import TextMap
     from bct.modules.stack import Step
@@ -552,7 +553,7 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
 
     def agent(**levers) -> T5Agent:
         a = T5Agent.__new__(T5Agent)  # the choice alone: no model
-        a._start_choosing(True, False, False, **levers)
+        a._start_choosing(T5Settings(untried=True, **levers))
         a.start(g, "test", 0, False)
         return a
 

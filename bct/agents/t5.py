@@ -107,9 +107,7 @@ class T5Agent(WrittenChoice, Agent):
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = s.fallback_skip
         self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
-        self._start_choosing(
-            s.untried, s.retry_refused, s.skip_idle, s.decisive_per_life, s.answer_questions, s.decisive_best_only
-        )
+        self._start_choosing(s)
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
         # moves more cache memory than it saves (measured: 32 at once ran 3.5x slower than one by one).
         self.model_batch = s.model_batch or (64 if self.device.startswith("cuda") else 4)

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from bct.agents.base import Decision, Observation, closest_valid, episode_key
-from bct.agents.settings import untried_setting
+from bct.agents.settings import T5Settings, untried_setting
 from bct.core.game import Game
 from bct.worlds.registry import world_of
 
@@ -23,32 +23,24 @@ class WrittenChoice:
     retry_refused = skip_idle = False  # set per agent (`_start_choosing`): off unless asked
     decisive_per_life = answer_questions = decisive_best_only = False
 
-    def _start_choosing(
-        self,
-        untried: bool | str,
-        retry_refused: bool,
-        skip_idle: bool,
-        decisive_per_life: bool = False,
-        answer_questions: bool = False,
-        decisive_best_only: bool = False,
-    ) -> None:
+    def _start_choosing(self, settings: T5Settings) -> None:
         """The choice's settings and its per-episode memory (empty: no episode started)."""
-        self.untried = untried_setting(untried)
+        self.untried = untried_setting(settings.untried)
         self._sent: dict[tuple, Counter] = {}  # per episode: (where, command) already sent, and how often
         # a command the parser refused changed nothing: the same step's next candidates go before the model is asked
-        self.retry_refused = bool(retry_refused)
+        self.retry_refused = settings.retry_refused
         self._left: dict[tuple, list[str]] = {}  # per episode: the last model call's candidates after the one sent
         # a command the game answered as changing nothing (`World.idle`: "The drawer is already open.") is passed over
         # while the look and inventory it was sent in are the same: sent again there, it changes nothing again
-        self.skip_idle = bool(skip_idle)
+        self.skip_idle = settings.skip_idle
         self._idle: dict[tuple, set[tuple[str, str, str]]] = {}  # per episode: (look, inventory, command)
         # TALES's loop restarts a lost game inside the budget: a focus made before the loss is undone, and one that
         # counted for the whole episode kept the agent from making it again (it looked around to the budget's end)
-        self.decisive_per_life = bool(decisive_per_life)
+        self.decisive_per_life = settings.decisive_per_life
         self._made: dict[tuple, set[str]] = {}  # per episode: the decisive commands the game took in this life
         self._asked: dict[tuple, str | None] = {}  # per episode: a decisive command the game answered with a question
-        self.answer_questions = bool(answer_questions)
-        self.decisive_best_only = bool(decisive_best_only)
+        self.answer_questions = settings.answer_questions
+        self.decisive_best_only = settings.decisive_best_only
 
     def _start_episode(self, game: Game, fold: str, seed: int) -> None:
         """An episode starts: nothing of it sent, left or answered idle yet."""
