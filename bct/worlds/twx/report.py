@@ -89,8 +89,11 @@ def table(rows: list[dict], fold: str = "test") -> str:
         if col not in games:
             continue
         cells.setdefault(row_name(r), {})[col] = f"{r['avg_score']:.2f} ({r['avg_env_steps']:.1f})"
+    # only the games some agent here played: a results folder of one game is not a row of empty cells
+    games = [g for g in games if any(g in c for c in cells.values())]
     for name, scores in PUBLISHED.items():
-        cells[name] = {g: f"{s:.2f}" for g, s in scores.items()}
+        if any(g in scores for g in games):
+            cells[name] = {g: f"{s:.2f}" for g, s in scores.items()}
     names = sorted(cells, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
     head = ["agent", *games]
     lines = [
