@@ -438,9 +438,13 @@ def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     write("f", game="coin", agent="planner", avg_score=1.0)
     main([str(tmp_path)])
     text = (tmp_path / "twx-table.md").read_text()
-    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in text.splitlines() if line.startswith("| ")}
+    rows = {
+        line.split(" | ")[0].strip("| "): [c.strip(" |") for c in line.split(" | ")]
+        for line in text.splitlines()
+        if line.startswith("| ")
+    }
     head = rows["agent"]
-    cell = lambda row, game: rows[row][head.index(game)].strip(" |")  # noqa: E731
+    cell = lambda row, game: rows[row][head.index(game)]  # noqa: E731
     assert cell("T5 offline + modules + memory", "simonsays-memory") == "0.97 (5.0)"
     assert cell("T5 offline + modules (no memory)", "simonsays-memory") == "0.21 (5.0)"
     assert cell("T5 offline, no modules", "twc") == "0.55 (5.0)"
