@@ -301,6 +301,7 @@ def test_generate_takes_an_experiment_as_bct_train_reads_it(compose):
         (["+experiment=scienceworld", "games=[scienceworld-find-animal]", "~mix", "+mix={}", "num_games=7"], True),
         (["+experiment=generalist"], True),  # the CPU preset's games by game, modules=all with the memory
         (["+experiment=textworld", "+game=textworld-coin"], True),
+        (["+experiment=textworld-cooking"], True),  # ten levels, the one-room ones from more games (its mix)
         (["+experiment=paper-twc"], False),  # generate's modules=[true,false]: the baseline's data too
     ],
 )
