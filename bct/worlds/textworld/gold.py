@@ -113,17 +113,15 @@ def _choose(book: Cookbook, valid: list[str], cooking: list[str]) -> tuple[str |
     return None, ()
 
 
-def _towards(book: Cookbook, room: str) -> str | None:
+def _towards(book: Cookbook, room: str) -> str:
     """The first move of the shortest walked way to `room`, its door opened first."""
-    direction = book.routes()[room][0]
-    door = book.exits.get(book.here, {}).get(direction)
-    return f"open {door[0]}" if door and door[1] else f"go {direction}"
+    return book.first_move(book.routes()[room][0])
 
 
 def _explore(book: Cookbook) -> str | None:
     """The first exit not yet taken here (its door opened first); else the first move to the nearest room with one."""
-    for direction, door in book.exits.get(book.here, {}).items():
+    for direction in book.exits.get(book.here, {}):
         if direction not in book.links.get(book.here, {}):
-            return f"open {door[0]}" if door and door[1] else f"go {direction}"
-    nearest = next((r for r in book.routes() if r != book.here and book.untaken(r)), None)
+            return book.first_move(direction)
+    nearest = book.nearest_untaken()
     return _towards(book, nearest) if nearest else None

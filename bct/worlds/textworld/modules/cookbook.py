@@ -94,7 +94,7 @@ class Cookbook(Module):
         open_here = self.untaken(self.here)
         said.append(f"Exits not yet taken here: {', '.join(open_here)}." if open_here else "Every exit here was taken.")
         routes = self.routes()
-        nearest = next((r for r in routes if r != self.here and self.untaken(r)), None)
+        nearest = self.nearest_untaken()
         if not open_here:
             said.append(
                 f"Nearest room with exits not yet taken: the {nearest} ({self.way(nearest)})."
@@ -117,6 +117,15 @@ class Cookbook(Module):
             if direction not in self.links.get(room, {}):
                 out.append(f"{direction} (the {door[0]} is closed)" if door and door[1] else direction)
         return out
+
+    def nearest_untaken(self) -> str | None:
+        """The nearest other room with exits not yet walked."""
+        return next((r for r in self.routes() if r != self.here and self.untaken(r)), None)
+
+    def first_move(self, direction: str) -> str:
+        """The game command that starts a move `direction` from here: its door opened first where it is closed."""
+        door = self.exits.get(self.here, {}).get(direction)
+        return f"open {door[0]}" if door and door[1] else f"go {direction}"
 
     def routes(self) -> dict[str, tuple[str, int]]:
         """Every room reachable from here by walked ways, nearest first: the first direction of a shortest way
