@@ -1,12 +1,13 @@
 """TextWorld's gold paths: its games' own walkthroughs, with the module asked before each game command where the
 decision needs what the prompt no longer shows (the recipe once read; the moves made along a spelled-out path).
 
-In the cooking levels of many rooms the walkthrough crosses a house it knows from the start; a Markov agent cannot
-follow it. There, with modules, the gold path is the teacher's plan over what the cookbook module remembers (as in
-TextWorldExpress's CookingWorld): explore by exits not yet taken until the cookbook is read, take each ingredient
-where it was seen (opening containers, exploring further for one never seen), then the walkthrough's own cooking,
-cutting and meal, walking where an appliance or the kitchen is. Before each game command it asks what the choice
-rests on (`recall recipe` once read, `recall map` where it walks), so the learner sees the facts and the choice.
+In the cooking levels the walkthrough crosses a house it knows from the start and cooks in an order of its own; a
+Markov agent can follow neither. There, with modules, the gold path is the teacher's plan over what the cookbook
+module remembers (as in TextWorldExpress's CookingWorld): explore by exits not yet taken until the cookbook is read,
+take each ingredient where it was seen (opening containers, exploring further for one never seen), then the first
+direction still to do in the recipe's order (the knife taken for a cut, walking where its appliance or the kitchen
+is), and eat. Before each game command it asks what the choice rests on (`recall recipe` once read, `recall map`
+where it walks), so the learner sees the facts and the choice.
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from collections.abc import Generator
 
 from bct.core.game import Game
 from bct.modules.stack import ModularEnv, Step
-from bct.worlds.textworld.games import COOKING_LEVELS, level
-from bct.worlds.textworld.modules.cookbook import Cookbook
+from bct.worlds.textworld.modules.cookbook import NAMES, Cookbook, appliance, cuts
 
 ASK = {"cookbook": "recall recipe", "progress": "recall progress"}
-KITCHEN_VERBS = ("cook", "slice", "dice", "chop", "prepare", "eat")
 MAX_COMMANDS = 200  # a plan that has not won by then stops; the path is checked to win (bct/worlds/gold.py)
 
 
@@ -29,9 +28,9 @@ def gold_modules(game: Game, modules: bool | str) -> set[str]:
 
 def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:
     """The walkthrough of the game `env` has just reset; with modules, its module asked before each game command
-    (the cookbook's from the moment the recipe was read), and in the cooking levels of many rooms the plan above."""
-    if modules and env.game.world_game == "tw-cooking" and COOKING_LEVELS[level(env.game)][2] > 1:
-        yield from _explored(env)
+    (the cookbook's from the moment the recipe was read), and in the cooking levels the plan above."""
+    if modules and env.game.world_game == "tw-cooking":
+        yield from _planned(env)
         return
     ask = ASK.get(env.game.module) if modules else None
     for action in env.gold_actions():
@@ -44,18 +43,12 @@ def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:
         yield action
 
 
-def _explored(env: ModularEnv) -> Generator[str, Step, None]:
+def _planned(env: ModularEnv) -> Generator[str, Step, None]:
     book: Cookbook = env.module("cookbook")
-    cooking = [
-        a
-        for a in env.gold_actions()
-        if a.split()[0] in KITCHEN_VERBS or a.split()[:2] in (["take", "knife"], ["drop", "knife"])
-    ]
     for _ in range(MAX_COMMANDS):
         if env.last.done:
             return
-        valid = env.last.valid_actions
-        action, reads = _choose(book, valid, cooking)
+        action, reads = _choose(book, env.last.valid_actions)
         if action is None:
             return
         for read in reads:
@@ -64,15 +57,15 @@ def _explored(env: ModularEnv) -> Generator[str, Step, None]:
         yield action
 
 
-def _choose(book: Cookbook, valid: list[str], cooking: list[str]) -> tuple[str | None, tuple[str, ...]]:
-    """The next game command and the recall forms it rests on."""
+def _choose(book: Cookbook, valid: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The next game command and the recall forms it rests on: read the cookbook, fetch what is not carried, then
+    the first direction still to do, in the recipe's order (one rule the learner can read off the answer)."""
     if book.recipe is None:
         if "examine cookbook" in valid:
             return "examine cookbook", ()
         return _explore(book), ("recall map",)
     reads = ("recall recipe",)
-    carried = book.inventory.lower()
-    missing = [] if "prepare meal" in book.done else [i for i in book.recipe[0] if i.lower() not in carried]
+    missing = book.missing()
     for item in missing:
         take = next((a for a in valid if a.startswith(f"take {item}")), None)
         if take:
@@ -86,31 +79,33 @@ def _choose(book: Cookbook, valid: list[str], cooking: list[str]) -> tuple[str |
         if shut:
             return shut, reads
         return _explore(book), (*reads, "recall map")
-    while cooking:
-        action = cooking[0]
-        if action in valid:
-            cooking.pop(0)
-            return action, reads
-        # where it can be done: the kitchen, the appliance it cooks with, the knife (the walkthrough cuts where it lies)
-        thing = (
-            "kitchen"
-            if action == "prepare meal"
-            else action.split(" with ")[-1]
-            if action.startswith("cook ")
-            else ("knife" if "knife" in action and "knife" not in carried else None)
-        )
-        if thing:
-            where = "kitchen" if thing == "kitchen" and "kitchen" in book.routes() else book.where(thing)
-            if where and where != book.here:
-                return _towards(book, where), reads
-            move = None if where else _explore(book)  # never seen (the BBQ stands outside): explore
-            if move:
-                return move, (*reads, "recall map")
-        take = action.startswith("take knife") and next((a for a in valid if a.startswith("take knife")), None)
-        cooking.pop(0)
-        if take:
-            return take, reads
-    return None, ()
+    to_do = [d for d in book.recipe[1] if d not in book.done]
+    if not to_do:
+        return next((a for a in valid if a.startswith("eat ")), None), reads
+    direction = to_do[0]
+    verb, _, thing = direction.partition(" the ")
+    if cuts(direction) and "knife" not in book.inventory.lower():
+        take = next((a for a in valid if a.startswith("take knife")), None)
+        return (take, reads) if take else _go(book, "knife", reads)
+    if cuts(direction):
+        command, where = f"{verb} {thing} with knife", None
+    elif appliance(direction):
+        tool = appliance(direction)
+        command, where = f"cook {thing} with {NAMES.get(tool, tool)}", tool
+    else:
+        command, where = direction, "kitchen"
+    if command in valid:
+        return command, reads
+    return _go(book, where, reads) if where else (None, ())
+
+
+def _go(book: Cookbook, thing: str, reads: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    """A step towards where `thing` was seen (the kitchen by name); exploring where it never was (the BBQ stands
+    outside)."""
+    where = "kitchen" if thing == "kitchen" and "kitchen" in book.routes() else book.where(thing)
+    if where and where != book.here:
+        return _towards(book, where), reads
+    return _explore(book), (*reads, "recall map")
 
 
 def _towards(book: Cookbook, room: str) -> str:

@@ -2,14 +2,14 @@
 rooms it walked.
 
 The cookbook is read once ("examine cookbook"); a Markov agent sees one step back, so by the time it holds the
-ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients and the
-directions as they were read, each direction marked done where the game said so ("You slice the carrot.") or the
-inventory shows it ("a sliced carrot"), what
-the agent carries, and where a missing ingredient or an appliance of a direction not done was seen in another room
-(with the first move of the shortest remembered way there). In the levels of many rooms, `recall map` answers the
-room the agent is in, its exits not yet taken, the nearest room that still has some, and the way to the kitchen. A
-room's exits are read from its description; where each leads is learnt by walking it. Facts it saw, and routes
-computed from them: never which direction to do next.
+ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients and those not
+carried, the directions still to do in the recipe's order (each with what does it: the knife, the appliance its verb
+cooks with, the kitchen; one is done where the game said so, "You slice the carrot.", or the inventory shows it,
+"a sliced carrot"), what the agent carries, and where a missing ingredient, the knife or an appliance still needed
+was seen in another room (with the first move of the shortest remembered way there). In the levels of many rooms,
+`recall map` answers the room the agent is in, its exits not yet taken, the nearest room that still has some, and
+the way to the kitchen. A room's exits are read from its description; where each leads is learnt by walking it.
+Facts it saw, rules of the game, and routes computed from them: never which direction to do next.
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ from collections import deque
 from bct.modules.base import Module
 from bct.worlds.textworld import text
 
-APPLIANCES = {"fry": "stove", "roast": "oven", "grill": "bbq"}  # what a direction cooks with, as the game names it
+APPLIANCES = {"fry": "stove", "roast": "oven", "grill": "bbq"}  # what each cooking verb cooks with (TextWorld's rules)
+CUTS = ("slice", "dice", "chop")
+NAMES = {"bbq": "BBQ"}  # as the game's commands spell it
+
+
+def appliance(direction: str) -> str | None:
+    return APPLIANCES.get(direction.split()[0])
+
+
+def cuts(direction: str) -> bool:
+    return direction.split()[0] in CUTS
 
 
 class Cookbook(Module):
@@ -74,18 +84,39 @@ class Cookbook(Module):
         if self.recipe is None:
             return "No recipe has been read yet."
         ingredients, directions = self.recipe
-        steps = [f"{d} (done)" if d in self.done else d for d in directions]
-        said = [f"The recipe needs {', '.join(ingredients)}. Directions: {'; '.join(steps)}. {self.inventory}"]
         carried = self.inventory.lower()
-        wanted = [i for i in ingredients if i.lower() not in carried]
-        wanted += [APPLIANCES[d.split()[0]] for d in directions if d not in self.done and d.split()[0] in APPLIANCES]
+        missing = self.missing()
+        to_do = [d for d in directions if d not in self.done]
+        said = [f"The recipe needs {', '.join(ingredients)}."]
+        said.append(f"Not carried: {', '.join(missing)}." if missing else "Every ingredient is carried.")
+        # the directions not yet seen done, in the recipe's order, each with what does it (TextWorld's rules)
+        said.append(f"To do: {'; '.join(self.tool(d) for d in to_do)}." if to_do else "Every direction is done.")
+        said.append(self.inventory)
+        wanted = missing + [appliance(d) for d in to_do if appliance(d)]
+        wanted += ["knife"] if any(cuts(d) for d in to_do) and "knife" not in carried else []
         for thing in dict.fromkeys(wanted):
             room = self.where(thing)
             if room and room != self.here:
-                said.append(f"The {thing} was seen in the {room} ({self.way(room)}).")
+                said.append(f"The {NAMES.get(thing, thing)} was seen in the {room} ({self.way(room)}).")
         if self.here != "kitchen" and "kitchen" in self.routes():
             said.append(f"The kitchen: {self.way('kitchen')}.")
         return " ".join(said)
+
+    def missing(self) -> list[str]:
+        """The recipe's ingredients the inventory does not show (none once the meal is prepared)."""
+        if self.recipe is None or "prepare meal" in self.done:
+            return []
+        return [i for i in self.recipe[0] if i.lower() not in self.inventory.lower()]
+
+    @staticmethod
+    def tool(direction: str) -> str:
+        """A direction with what carries it out: the knife for a cut, the appliance for a cooking, the kitchen for
+        the meal."""
+        if cuts(direction):
+            return f"{direction} (with the knife)"
+        if appliance(direction):
+            return f"{direction} (with the {NAMES.get(appliance(direction), appliance(direction))})"
+        return f"{direction} (in the kitchen)" if direction == "prepare meal" else direction
 
     def recall_map(self) -> str:
         if self.here is None:
