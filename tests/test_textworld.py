@@ -145,10 +145,32 @@ def test_the_cookbook_maps_the_rooms_walked_and_where_things_were_seen():
 
 def test_progress_counts_the_moves_the_game_took():
     progress = make_module("progress")
+    progress.given("Welcome to TextWorld! First step, attempt to take a trip north. Got that? Good!")
     for action, answer in [("go north", "-= Kitchen =-"), ("go west", "You can't go that way."), ("go east", "ok")]:
         progress.acted(action)
         progress.observe(answer, "", "")
-    assert progress.run("recall progress") == "2 done so far: go north, go east."
+    assert progress.run("recall progress") == "The objective's steps: go north. 2 done so far: go north, go east."
+
+
+def test_the_objective_s_prose_is_read_as_its_steps():
+    # treasure hunter's level 25: moves, a key taken, a door unlocked and opened, the goal; greeting and sign-off
+    # are no steps (every objective of 300 train games of coin and treasure, level 5, reads as its walkthrough)
+    objective = (
+        "Welcome to TextWorld! Your first objective is to attempt to go north. Once you succeed at that, go to the "
+        "north. With that done, retrieve the American latchkey from the floor of the studio. After that, unlock the "
+        "American gate within the cubicle. Then, doublecheck that the American gate within the cubicle is wide open. "
+        "First off, make it so that the hatch inside the chamber is opened. Then, recover the loaf of bread from the "
+        "counter. And once you've done that, you win!\n\n-= Studio =-\nThere is an exit to the east."
+    )
+    assert text.steps(objective) == [
+        "go north",
+        "go north",
+        "take American latchkey",
+        "unlock American gate",
+        "open American gate",
+        "open hatch",
+        "take loaf of bread from counter",
+    ]
 
 
 def test_the_reader_drops_the_banner_and_status_line_and_names_rooms_and_things():

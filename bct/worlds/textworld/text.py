@@ -26,6 +26,37 @@ _DOOR = re.compile(r"\b(closed|open) ([a-z][a-z -]*?) leading (north|east|south|
 _EXIT = re.compile(r"\b(north|east|south|west)\b", re.I)
 
 
+_WHERE = r"(?:\s+(?:inside|within|in)\s+the\s+.*)?"  # "the gate inside the garage": the room is not in the command
+_TAKE = re.compile(
+    rf"\b(?:retrieve|pick[ -]up|take|lift|recover|grab|get)\s+the\s+(.+?)\s+from\s+the\s+(?:floor\s+of\s+.*|(.+?){_WHERE})$",
+    re.I,
+)
+_OPEN = re.compile(
+    rf"\b(open|unlock)\s+the\s+(.+?){_WHERE}$|\bthat\s+the\s+(.+?){_WHERE}\s+is\s+(?:wide\s+)?(open|opened|ajar|unlocked)\b",
+    re.I,
+)
+
+
+def steps(objective: str) -> list[str]:
+    """The steps an objective spells ("First, go north. Then, pick up the coin from the floor of the bar."), one a
+    sentence, in order, each as its command: "go north", "open gate", "unlock gate", "take coin", "take passkey from
+    bench". A sentence that asks none of these (a greeting, the sign-off) is no step."""
+    objective = objective.split("-= ", 1)[0]  # the room's description after it names exits too
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", objective):
+        sentence = sentence.strip().rstrip(".!?")
+        take, door, move = _TAKE.search(sentence), _OPEN.search(sentence), _EXIT.findall(sentence)
+        if take:
+            out.append(f"take {take.group(1)}" + (f" from {take.group(2)}" if take.group(2) else ""))
+        elif door and door.group(1):
+            out.append(f"{door.group(1).lower()} {door.group(2)}")
+        elif door:
+            out.append(f"{'unlock' if door.group(4).lower() == 'unlocked' else 'open'} {door.group(3)}")
+        elif len(move) == 1:
+            out.append(f"go {move[0].lower()}")
+    return out
+
+
 def clean(text: str) -> str:
     """An answer without the status line and the banner, its blank lines closed up."""
     text = _STATUS.sub("", text)
