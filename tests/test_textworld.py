@@ -141,6 +141,10 @@ def test_the_cookbook_maps_the_rooms_walked_and_where_things_were_seen():
     recipe = book.run("recall recipe")  # the carrot lies in the garden, two moves away: a fact and its route, no order
     assert "The carrot was seen in the garden (go west, 2 moves)." in recipe and "The kitchen:" not in recipe
     assert "Every exit here was taken." in book.run("recall map")
+    for action, room in [("go west", corridor), ("go south", garden)]:
+        book.acted(action)
+        book.observe(room, room, "You are carrying nothing.")
+    assert "The carrot was seen here." in book.run("recall recipe")  # walked here for it: the answer says so
 
 
 def test_progress_counts_the_moves_the_game_took():

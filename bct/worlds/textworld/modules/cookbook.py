@@ -6,7 +6,7 @@ ingredients and stands at the stove the recipe is out of view. `recall recipe` a
 carried, the directions still to do in the recipe's order (each with what does it: the knife, the appliance its verb
 cooks with, the kitchen; one is done where the game said so, "You slice the carrot.", or the inventory shows it,
 "a sliced carrot"), what the agent carries, and where a missing ingredient, the knife or an appliance still needed
-was seen in another room (with the first move of the shortest remembered way there). In the levels of many rooms,
+was seen: here, or in another room with the first move of the shortest remembered way there. In the levels of many rooms,
 `recall map` answers the room the agent is in, its exits not yet taken, the nearest room that still has some, and
 the way to the kitchen. A room's exits are read from its description; where each leads is learnt by walking it.
 Facts it saw, rules of the game, and routes computed from them: never which direction to do next.
@@ -96,7 +96,9 @@ class Cookbook(Module):
         wanted += ["knife"] if any(cuts(d) for d in to_do) and "knife" not in carried else []
         for thing in dict.fromkeys(wanted):
             room = self.where(thing)
-            if room and room != self.here:
+            if room == self.here:  # a Markov agent that walked here for it no longer sees why
+                said.append(f"The {NAMES.get(thing, thing)} was seen here.")
+            elif room:
                 said.append(f"The {NAMES.get(thing, thing)} was seen in the {room} ({self.way(room)}).")
         if self.here != "kitchen" and "kitchen" in self.routes():
             said.append(f"The kitchen: {self.way('kitchen')}.")
