@@ -16,7 +16,7 @@ from collections.abc import Generator
 
 from bct.core.game import Game
 from bct.modules.stack import ModularEnv, Step
-from bct.worlds.textworld.modules.cookbook import NAMES, Cookbook, appliance, cuts
+from bct.worlds.textworld.modules.cookbook import Cookbook, tool
 
 ASK = {"cookbook": "recall recipe", "progress": "recall progress"}
 MAX_COMMANDS = 200  # a plan that has not won by then stops; the path is checked to win (bct/worlds/gold.py)
@@ -84,14 +84,14 @@ def _choose(book: Cookbook, valid: list[str]) -> tuple[str | None, tuple[str, ..
         return next((a for a in valid if a.startswith("eat ")), None), reads
     direction = to_do[0]
     verb, _, thing = direction.partition(" the ")
-    if cuts(direction) and "knife" not in book.inventory.lower():
+    with_ = tool(direction)
+    if with_ == "knife" and "knife" not in book.inventory.lower():
         take = next((a for a in valid if a.startswith("take knife")), None)
         return (take, reads) if take else _go(book, "knife", reads)
-    if cuts(direction):
+    if with_ == "knife":
         command, where = f"{verb} {thing} with knife", None
-    elif appliance(direction):
-        tool = appliance(direction)
-        command, where = f"cook {thing} with {NAMES.get(tool, tool)}", tool
+    elif with_ and with_ != "kitchen":
+        command, where = f"cook {thing} with {with_}", with_
     else:
         command, where = direction, "kitchen"
     if command in valid:

@@ -19,9 +19,9 @@ from collections import deque
 from bct.modules.base import Module
 from bct.worlds.textworld import text
 
-APPLIANCES = {"fry": "stove", "roast": "oven", "grill": "bbq"}  # what each cooking verb cooks with (TextWorld's rules)
+# what each cooking verb cooks with (TextWorld's rules), spelt as the game's commands spell it
+APPLIANCES = {"fry": "stove", "roast": "oven", "grill": "BBQ"}
 CUTS = ("slice", "dice", "chop")
-NAMES = {"bbq": "BBQ"}  # as the game's commands spell it
 
 
 def appliance(direction: str) -> str | None:
@@ -30,6 +30,13 @@ def appliance(direction: str) -> str | None:
 
 def cuts(direction: str) -> bool:
     return direction.split()[0] in CUTS
+
+
+def tool(direction: str) -> str | None:
+    """What carries a direction out: the knife for a cut, the appliance for a cooking, the kitchen for the meal."""
+    if cuts(direction):
+        return "knife"
+    return appliance(direction) or ("kitchen" if direction == "prepare meal" else None)
 
 
 class Cookbook(Module):
@@ -90,16 +97,16 @@ class Cookbook(Module):
         said = [f"The recipe needs {', '.join(ingredients)}."]
         said.append(f"Not carried: {', '.join(missing)}." if missing else "Every ingredient is carried.")
         # the directions not yet seen done, in the recipe's order, each with what does it (TextWorld's rules)
-        said.append(f"To do: {'; '.join(self.tool(d) for d in to_do)}." if to_do else "Every direction is done.")
+        said.append(f"To do: {'; '.join(_with_tool(d) for d in to_do)}." if to_do else "Every direction is done.")
         said.append(self.inventory)
         wanted = missing + [appliance(d) for d in to_do if appliance(d)]
         wanted += ["knife"] if any(cuts(d) for d in to_do) and "knife" not in carried else []
         for thing in dict.fromkeys(wanted):
             room = self.where(thing)
             if room == self.here:  # a Markov agent that walked here for it no longer sees why
-                said.append(f"The {NAMES.get(thing, thing)} was seen here.")
+                said.append(f"The {thing} was seen here.")
             elif room:
-                said.append(f"The {NAMES.get(thing, thing)} was seen in the {room} ({self.way(room)}).")
+                said.append(f"The {thing} was seen in the {room} ({self.way(room)}).")
         if self.here != "kitchen" and "kitchen" in self.routes():
             said.append(f"The kitchen: {self.way('kitchen')}.")
         return " ".join(said)
@@ -109,16 +116,6 @@ class Cookbook(Module):
         if self.recipe is None or "prepare meal" in self.done:
             return []
         return [i for i in self.recipe[0] if i.lower() not in self.inventory.lower()]
-
-    @staticmethod
-    def tool(direction: str) -> str:
-        """A direction with what carries it out: the knife for a cut, the appliance for a cooking, the kitchen for
-        the meal."""
-        if cuts(direction):
-            return f"{direction} (with the knife)"
-        if appliance(direction):
-            return f"{direction} (with the {NAMES.get(appliance(direction), appliance(direction))})"
-        return f"{direction} (in the kitchen)" if direction == "prepare meal" else direction
 
     def recall_map(self) -> str:
         if self.here is None:
@@ -181,3 +178,11 @@ class Cookbook(Module):
         door = self.exits.get(self.here, {}).get(direction)
         shut = f", the {door[0]} is closed" if door and door[1] else ""
         return f"go {direction}{shut}, {moves} move{'s' if moves > 1 else ''}"
+
+
+def _with_tool(direction: str) -> str:
+    """A direction as `recall recipe` lists it: "grill the carrot (with the BBQ)", "prepare meal (in the kitchen)"."""
+    thing = tool(direction)
+    if thing == "kitchen":
+        return f"{direction} (in the kitchen)"
+    return f"{direction} (with the {thing})" if thing else direction
