@@ -102,9 +102,10 @@ def test_the_cookbook_keeps_the_recipe_and_what_was_done():
     cookbook.observe(RECIPE, "-= Kitchen =-", "You are carrying: a carrot.")
     cookbook.observe("You slice the carrot.", "-= Kitchen =-", "You are carrying: a sliced carrot.")
     answer = cookbook.run("recall recipe")
-    assert answer.startswith("The recipe needs carrot, red apple. Not carried: red apple.")
-    # what is left, in the recipe's order, each with what does it (grilling is the BBQ's): facts, not a choice
-    assert "To do: grill the carrot (with the BBQ); prepare meal (in the kitchen)." in answer
+    # what is not carried and what is left, in the recipe's order, each with what does it (grilling is the BBQ's)
+    # and where that is: facts, not a choice
+    assert answer.startswith("The recipe needs carrot, red apple. Not carried: red apple (not seen yet).")
+    assert "To do: grill the carrot (with the BBQ, not seen yet); prepare meal (in the kitchen, here)." in answer
     assert "slice the carrot" not in answer and "a sliced carrot" in answer
     assert "Usage: recall recipe | recall map" in cookbook.run("recall recipe now")
     # an ingredient handed over prepared: the inventory shows the direction done, and the answer says so
@@ -112,7 +113,7 @@ def test_the_cookbook_keeps_the_recipe_and_what_was_done():
         "You take the carrot.", "-= Kitchen =-", "You are carrying: a sliced grilled carrot and a red apple."
     )
     answer = cookbook.run("recall recipe")
-    assert "Every ingredient is carried. To do: prepare meal (in the kitchen)." in answer
+    assert "Every ingredient is carried. To do: prepare meal (in the kitchen, here)." in answer
     assert "recall map" not in cookbook.commands()  # one room, no exit: nothing to map
 
 
@@ -139,12 +140,14 @@ def test_the_cookbook_maps_the_rooms_walked_and_where_things_were_seen():
     book.acted("go east")
     book.observe(kitchen, kitchen, "You are carrying nothing.")
     recipe = book.run("recall recipe")  # the carrot lies in the garden, two moves away: a fact and its route, no order
-    assert "The carrot was seen in the garden (go west, 2 moves)." in recipe and "The kitchen:" not in recipe
+    assert "Not carried: carrot (in the garden, go west, 2 moves), red apple (not seen yet)." in recipe
+    assert "prepare meal (in the kitchen, here)" in recipe
     assert "Every exit here was taken." in book.run("recall map")
     for action, room in [("go west", corridor), ("go south", garden)]:
         book.acted(action)
         book.observe(room, room, "You are carrying nothing.")
-    assert "The carrot was seen here." in book.run("recall recipe")  # walked here for it: the answer says so
+    recipe = book.run("recall recipe")  # walked here for it: the answer says so
+    assert "Not carried: carrot (here)," in recipe and "prepare meal (in the kitchen, go north, 2 moves)" in recipe
 
 
 def test_progress_counts_the_moves_the_game_took():

@@ -2,11 +2,11 @@
 rooms it walked.
 
 The cookbook is read once ("examine cookbook"); a Markov agent sees one step back, so by the time it holds the
-ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients and those not
-carried, the directions still to do in the recipe's order (each with what does it: the knife, the appliance its verb
-cooks with, the kitchen; one is done where the game said so, "You slice the carrot.", or the inventory shows it,
-"a sliced carrot"), what the agent carries, and where a missing ingredient, the knife or an appliance still needed
-was seen: here, or in another room with the first move of the shortest remembered way there. In the levels of many rooms,
+ingredients and stands at the stove the recipe is out of view. `recall recipe` answers the ingredients, those not
+carried, and the directions still to do in the recipe's order (each with what does it: the knife, the appliance its
+verb cooks with, the kitchen; one is done where the game said so, "You slice the carrot.", or the inventory shows
+it, "a sliced carrot"), every thing named with where it is: carried, here, in another room with the first move of
+the shortest remembered way there, or not seen yet. In the levels of many rooms,
 `recall map` answers the room the agent is in, its exits not yet taken, the nearest room that still has some, and
 the way to the kitchen. A room's exits are read from its description; where each leads is learnt by walking it.
 Facts it saw, rules of the game, and routes computed from them: never which direction to do next.
@@ -91,25 +91,37 @@ class Cookbook(Module):
         if self.recipe is None:
             return "No recipe has been read yet."
         ingredients, directions = self.recipe
-        carried = self.inventory.lower()
         missing = self.missing()
         to_do = [d for d in directions if d not in self.done]
         said = [f"The recipe needs {', '.join(ingredients)}."]
-        said.append(f"Not carried: {', '.join(missing)}." if missing else "Every ingredient is carried.")
+        # each thing with where it is, beside it: a small model reads one item, not a sentence further on
+        listed = ", ".join(f"{i} ({self.whereabouts(i)})" for i in missing)
+        said.append(f"Not carried: {listed}." if missing else "Every ingredient is carried.")
         # the directions not yet seen done, in the recipe's order, each with what does it (TextWorld's rules)
-        said.append(f"To do: {'; '.join(_with_tool(d) for d in to_do)}." if to_do else "Every direction is done.")
+        listed = "; ".join(self.listed(d) for d in to_do)
+        said.append(f"To do: {listed}." if to_do else "Every direction is done.")
         said.append(self.inventory)
-        wanted = missing + [appliance(d) for d in to_do if appliance(d)]
-        wanted += ["knife"] if any(cuts(d) for d in to_do) and "knife" not in carried else []
-        for thing in dict.fromkeys(wanted):
-            room = self.where(thing)
-            if room == self.here:  # a Markov agent that walked here for it no longer sees why
-                said.append(f"The {thing} was seen here.")
-            elif room:
-                said.append(f"The {thing} was seen in the {room} ({self.way(room)}).")
-        if self.here != "kitchen" and "kitchen" in self.routes():
-            said.append(f"The kitchen: {self.way('kitchen')}.")
         return " ".join(said)
+
+    def listed(self, direction: str) -> str:
+        """A direction as `recall recipe` lists it: "grill the carrot (with the BBQ, in the backyard, go north, 1
+        move)", "slice the carrot (with the knife, carried)", "prepare meal (in the kitchen, here)"."""
+        thing = tool(direction)
+        if thing is None:
+            return direction
+        if thing == "kitchen":
+            return f"{direction} (in the kitchen, {self.whereabouts('kitchen').removeprefix('in the kitchen, ')})"
+        return f"{direction} (with the {thing}, {self.whereabouts(thing)})"
+
+    def whereabouts(self, thing: str) -> str:
+        """Where a thing is: carried, here, in a walked room with the first move of the way there, or not seen yet
+        (the room of that name for the kitchen)."""
+        if thing == "knife" and "knife" in self.inventory.lower():
+            return "carried"
+        room = "kitchen" if thing == "kitchen" and "kitchen" in self.routes() else self.where(thing)
+        if room is None:
+            return "not seen yet"
+        return "here" if room == self.here else f"in the {room}, {self.way(room)}"
 
     def missing(self) -> list[str]:
         """The recipe's ingredients the inventory does not show (none once the meal is prepared)."""
@@ -179,10 +191,3 @@ class Cookbook(Module):
         shut = f", the {door[0]} is closed" if door and door[1] else ""
         return f"go {direction}{shut}, {moves} move{'s' if moves > 1 else ''}"
 
-
-def _with_tool(direction: str) -> str:
-    """A direction as `recall recipe` lists it: "grill the carrot (with the BBQ)", "prepare meal (in the kitchen)"."""
-    thing = tool(direction)
-    if thing == "kitchen":
-        return f"{direction} (in the kitchen)"
-    return f"{direction} (with the {thing})" if thing else direction
