@@ -12,7 +12,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # the other two trainings of the ScienceWorld recipe: with bct-scienceworld, one agent (the README's ensemble row)
 MEMBERS = ("bct-scienceworld-seed43", "bct-scienceworld-seed44")
-LEVERS = ("agent.decisive_per_life=true", "agent.answer_questions=true", "agent.decisive_best_only=true")
 # each released agent, a game it plays, and how it plays there (the settings its row was measured with); the
 # ScienceWorld agent plays as the three trainings it was released with, which loads each of them
 RELEASED = {
@@ -20,7 +19,8 @@ RELEASED = {
     "bct-scienceworld": (
         "scienceworld-find-plant",
         [
-            *("agent.num_beams=8", "agent.untried=true", "agent.skip_idle=true", "protocol=tales", *LEVERS),
+            "agent=t5-scienceworld",  # the recipe's way of playing (conf/agent/t5-scienceworld.yaml)
+            "protocol=tales",
             f"agent.ensemble=[{','.join(f'checkpoints/{m}' for m in MEMBERS)}]",
         ],
     ),

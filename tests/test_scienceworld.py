@@ -230,10 +230,12 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
 
     script = Path(__file__).resolve().parents[1] / "runscripts" / "scienceworld.sh"
     task = "scienceworld-power-component"  # its mix entry (three passes an epoch) is kept; the others are dropped
-    small = {"TASKS": task, "GAMES": "2", "EPOCHS": "1", "MODEL": "t5-tiny-scratch", "VARIATIONS": "1", "STEPS": "5"}
-    small |= {"TALES_SEEDS": "1"}  # dev only (FOLDS' default): choices are made there
+    small = {"TASKS": task, "VARIATIONS": "1", "STEPS": "5", "TALES_SEEDS": "1"}  # dev only (FOLDS' default)
     where = {k: str(tmp_path / k.lower()) for k in ("RESULTS", "DATA", "CHECKPOINTS")}
-    r = subprocess.run(["bash", str(script)], env={**os.environ, **small, **where}, capture_output=True, text=True)
+    recipe = ["num_games=2", "epochs=1", "model=t5-tiny-scratch"]  # Hydra overrides of the recipe
+    r = subprocess.run(
+        ["bash", str(script), *recipe], env={**os.environ, **small, **where}, capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert [p.name for p in (tmp_path / "data").glob(f"{task}*/*/train.jsonl")] == ["train.jsonl"]
     from bct.seq2seq.model import load_checkpoint
@@ -245,7 +247,7 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     table = (results / "scienceworld-table.md").read_text()
     assert "| power-component |" in table and "oracle" in table and "random" in table
     assert (results / "report.html").is_file()
-    # one model plays its candidates reranked by their plain likelihood (RERANK=1) with the choice's levers (LEVERS=1),
+    # one model plays its candidates reranked by their plain likelihood with the choice's levers (agent=t5-scienceworld),
     # filed under the run's name for both, on dev alone, by bct's loop and by TALES's; the oracle and random alike
     played = sorted(
         p.parent.name.split("-")[0] for p in results.glob("seed42/scienceworld-nomemory-rerank*/*/results.json")
