@@ -190,4 +190,3 @@ class Cookbook(Module):
         door = self.exits.get(self.here, {}).get(direction)
         shut = f", the {door[0]} is closed" if door and door[1] else ""
         return f"go {direction}{shut}, {moves} move{'s' if moves > 1 else ''}"
-
