@@ -9,9 +9,9 @@
 #   source runscripts/offline-kit.sh unpack; OUT=/some/dir SEEDS=3 runscripts/gpu-scienceworld.sh   # there
 #   runscripts/gpu-scienceworld.sh land DIR                              # here: the trainings into CHECKPOINTS
 # Settings: MODULES (true; false: the row without modules), SEEDS (1: seed 42; 3: seeds 42-44), FIRST_SEED (42),
-# RUN (scienceworld.sh's name: scienceworld-nomemory, -nomodules added without modules), MODEL (t5-cpu-scratch),
-# MINUTES (each training's clock limit, 9), GAMES ([scienceworld-search]), NUM_GAMES (20), WIDE (1: the recipe's
-# mix; 0: NUM_GAMES for every task), CHECKPOINTS (checkpoints), PY (python3). Extra arguments go to bct.train.
+# RUN (scienceworld.sh's name: scienceworld-nomemory, -nomodules added without modules), MINUTES (each training's
+# clock limit, 9), CHECKPOINTS (checkpoints), PY (python3). Arguments are Hydra overrides of the recipe, as
+# scienceworld.sh takes them (model=t5-gpu-scratch, '~mix', games=[...], num_games=N).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
@@ -36,13 +36,11 @@ fi
 
 OUT=${OUT:?set OUT: the folder whose files come back}
 SEEDS=${SEEDS:-1}
-MODEL=${MODEL:-t5-cpu-scratch}
 MINUTES=${MINUTES:-9}
-GAMES=${GAMES:-[scienceworld-search]}
-mix=() # the experiment's own mix; WIDE=0: none
-[ "${WIDE:-1}" = 1 ] || mix=("~mix" "+mix={}")
-sizes=() # the recipe's batch and learning rate are the CPU preset's; another model keeps its preset's own
-[ "$MODEL" = t5-cpu-scratch ] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}')
+sizes=()
+case " $* " in # another model keeps its preset's batch and learning rate (the recipe's are the CPU preset's)
+  *" model="* | *" +model="*) [[ " $* " == *" model=t5-cpu-scratch "* ]] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}') ;;
+esac
 precision=() # fp32 with TF32 matmuls on a GPU: the 25M preset's bf16 run diverged (the experiment log)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
 mkdir -p "$OUT/logs"
@@ -52,10 +50,9 @@ for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
   f=$(folder "$seed")
   folders+=("${f#"$CHECKPOINTS"/}")
   # a few threads each: the trainings share the machine's cores, the card does the arithmetic
-  OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "games=$GAMES" "modules=$MODULES" "model=$MODEL" \
-    "num_games=${NUM_GAMES:-20}" "${mix[@]}" "${sizes[@]}" "${precision[@]}" "max_minutes=$MINUTES" \
-    save_strategy=no "checkpoint_dir=$(dirname "$f")" "run_name=$RUN" "seed=$seed" progress=false "$@" \
-    >"$OUT/logs/train-seed$seed.log" 2>&1 &
+  OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "modules=$MODULES" "${sizes[@]}" "${precision[@]}" \
+    "max_minutes=$MINUTES" save_strategy=no "checkpoint_dir=$(dirname "$f")" "run_name=$RUN" "seed=$seed" \
+    progress=false "$@" >"$OUT/logs/train-seed$seed.log" 2>&1 &
   pids+=($!)
 done
 failed=0

@@ -651,11 +651,11 @@ def test_the_gpu_budget_script_trains_seeds_side_by_side_hands_back_in_parts_and
     task = "scienceworld-lifespan-longest-lived"
     out = tmp_path / "out"
     out.mkdir()
-    small = {"GAMES": f"[{task}]", "NUM_GAMES": "2", "MODEL": "t5-tiny-scratch", "MINUTES": "1", "WIDE": "0"}
-    env = {**os.environ, "PY": sys.executable, "OUT": str(out), "SEEDS": "2", "MODULES": "false", **small}
+    env = {**os.environ, "PY": sys.executable, "OUT": str(out), "SEEDS": "2", "MODULES": "false", "MINUTES": "1"}
+    small = [f"games=[{task}]", "num_games=2", "model=t5-tiny-scratch", "~mix", "+mix={}", "epochs=1"]
     there = tmp_path / "there"
     r = subprocess.run(
-        ["bash", str(script), f"data_dir={tmp_path / 'data'}", "epochs=1"],
+        ["bash", str(script), f"data_dir={tmp_path / 'data'}", *small],
         env={**env, "CHECKPOINTS": str(there)},
         capture_output=True,
         text=True,
