@@ -37,10 +37,6 @@ fi
 OUT=${OUT:?set OUT: the folder whose files come back}
 SEEDS=${SEEDS:-1}
 MINUTES=${MINUTES:-9}
-sizes=()
-case " $* " in # another model keeps its preset's batch and learning rate (the recipe's are the CPU preset's)
-  *" model="* | *" +model="*) [[ " $* " == *" model=t5-cpu-scratch "* ]] || sizes=('batch_size=${model.batch_size}' 'lr=${model.lr}') ;;
-esac
 precision=() # fp32 with TF32 matmuls on a GPU: the 25M preset's bf16 run diverged (the experiment log)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null && precision=(+trainer.bf16=false +trainer.tf32=true)
 mkdir -p "$OUT/logs"
@@ -50,7 +46,7 @@ for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
   f=$(folder "$seed")
   folders+=("${f#"$CHECKPOINTS"/}")
   # a few threads each: the trainings share the machine's cores, the card does the arithmetic
-  OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "modules=$MODULES" "${sizes[@]}" "${precision[@]}" \
+  OMP_NUM_THREADS=4 $PY -m bct.train +experiment=scienceworld "modules=$MODULES" "${precision[@]}" \
     "max_minutes=$MINUTES" save_strategy=no "checkpoint_dir=$(dirname "$f")" "run_name=$RUN" "seed=$seed" \
     progress=false "$@" >"$OUT/logs/train-seed$seed.log" 2>&1 &
   pids+=($!)

@@ -22,9 +22,6 @@ py=.venv/bin/python
 recipe=(+experiment=scienceworld "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@")
 data=(+experiment=scienceworld "out_dir=$DATA" folds=[train] workers=2 progress=false)
 for a in "$@"; do case "${a#[+~]}" in games=* | modules=* | memory=* | model=* | num_games=* | mix*) data+=("$a") ;; esac done
-case " $* " in  # another model keeps its preset's batch and learning rate (the recipe's are the CPU preset's)
-  *" model="* | *" +model="*) [[ " $* " == *" model=t5-cpu-scratch "* ]] || recipe+=('batch_size=${model.batch_size}' 'lr=${model.lr}') ;;
-esac
 if [ -n "${TASKS:-}" ]; then  # the tasks' own games and the recipe's mix entries for them alone
   mapfile -t only < <($py -c "import sys; from omegaconf import OmegaConf; from bct.worlds.registry import get_game
 tasks = sys.argv[1:]; mix = OmegaConf.load('bct/conf/experiment/scienceworld.yaml').mix

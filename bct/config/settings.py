@@ -35,6 +35,7 @@ from bct.worlds.registry import expand_games, get_game, memory_of, training_defa
 # ${if:COND,A,B} in a config: A where COND is true, else B (e.g. a preset's default that depends on
 # `modules`: entities: ${if:${modules},placeholders,names}).
 OmegaConf.register_new_resolver("if", lambda cond, a, b: a if cond else b, replace=True)
+OmegaConf.register_new_resolver("eq", lambda a, b: a == b, replace=True)
 # A model preset's defaults by game come from the worlds that define the games (bct/worlds/twx/games.py), so that a
 # preset names none: ${training_default:epochs,GAME,4} is one game's (4 where its world sets none),
 # ${training_defaults:num_games} the whole table (a run of several games reads each game's: mixture).
