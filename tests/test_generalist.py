@@ -19,7 +19,7 @@ TINY = ["model=t5-tiny-scratch", "epochs=1", "num_games=3", "modules=all"]
 def test_all_modules_offers_every_module_once_beside_the_games_memory():
     twc = get_game("twc").with_memory(True)
     assert modules_of(twc, "all") == ["kb-twc", "calc", "navigation", "sortquantity", "memory-twc"]
-    assert modules_of(get_game("coin"), "all") == [*WORLDS["twx"].all_modules, "memory"]
+    assert modules_of(get_game("coin"), "all") == [*WORLDS["twx"].all_modules, "memory-twx"]
     # a game's own navigator is kept and the other one, which speaks the same verbs, is left out
     own = modules_of(get_game("mapreader-directions"), "all")
     assert own[0] == "navigation-directions" and "navigation" not in own

@@ -9,7 +9,7 @@ import pytest
 from bct.modules.stack import Step
 from bct.worlds.gold import play_gold
 from bct.worlds.registry import from_record, get_game, open_game
-from bct.worlds.twx.modules.memory import MAX_FACTS, Memory
+from bct.worlds.twx.modules.memory import MAX_FACTS, TWXMemory
 
 SIMON = "Simon says, take these actions in order: smell pineapple, smell apple, examine tangerine."
 COOKBOOK = (
@@ -19,9 +19,9 @@ COOKBOOK = (
 )
 
 
-def played(*events) -> Memory:
+def played(*events) -> TWXMemory:
     """A memory that saw these events: ('obs', text) or ('act', action)."""
-    m = Memory()
+    m = TWXMemory()
     for kind, value in events:
         if kind == "obs":
             m.observe(value, "", "")
@@ -46,7 +46,7 @@ class Seen:
 
 
 def test_nothing_observed_nothing_recalled():
-    m = Memory()
+    m = TWXMemory()
     assert m.run("recall sequence") == "I remember no sequence; Simon has shown none."
     assert m.run("recall recipe") == "I remember no recipe; read the cookbook first."
     assert m.run("recall map") == "I remember no room yet; look around first."

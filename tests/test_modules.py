@@ -172,7 +172,7 @@ def test_registry_and_ownership():
     assert set(MODULES) == {"calc", "threshold", "sortquantity", "notes"} | {
         name for world in WORLDS.values() for name in world.modules
     }
-    assert {"navigation", "kb-twc", "memory", "memory-scienceworld", "slides", "circuit"} <= set(MODULES)
+    assert {"navigation", "kb-twc", "memory-twx", "memory-scienceworld", "slides", "circuit"} <= set(MODULES)
     with pytest.raises(UserError, match=r"unknown module 'abacus'.*valid choices: calc, circuit, .*threshold"):
         make_module("abacus")
     assert make_module("navigation").owns("next step to kitchen")

@@ -30,7 +30,7 @@ class Game:
     overrides: tuple[tuple[str, int], ...] = ()  # what a variant sets on top of its preset
     memory: bool = False  # played with the working memory (bct/worlds/<world>/modules/memory.py) beside its module
     memory_default: bool = False  # the preset's own setting: on for the games that need to remember
-    memory_module: str = "memory"  # which working memory (bct/modules/): its facts and rules fit the game
+    memory_module: str = ""  # which working memory (its world's modules): its facts and rules fit the game
     step_limit: int = 50  # an evaluation's default actions per episode (module calls included but where
     # the world's limits count game actions only)
     # an evaluation's default stop after this many identical actions in a row (None: none; a world where

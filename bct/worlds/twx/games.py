@@ -45,7 +45,7 @@ PARAMS: dict[str, dict[str, tuple[int, int]]] = {
 
 def entry(name: str, game: str, params: str, module: str, rules: str, **kw) -> Game:
     """A registry entry: our name, TWX's gameName and gameParams, its module, whose rules it plays by."""
-    return Game(name, "twx", game, params, module, rules, accepts=PARAMS[game], **kw)
+    return Game(name, "twx", game, params, module, rules, accepts=PARAMS[game], **{"memory_module": "memory-twx", **kw})
 
 
 TWC_MEMORY = {"memory": True, "memory_default": True, "memory_module": "memory-twc"}

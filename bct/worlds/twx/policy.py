@@ -30,7 +30,7 @@ from typing import Protocol
 
 from bct.core.game import Game
 from bct.modules.stack import ModuleStack, Step
-from bct.worlds.twx.modules.memory import APPLIANCES, KNIFE_VERBS, Memory
+from bct.worlds.twx.modules.memory import APPLIANCES, KNIFE_VERBS, TWXMemory
 
 
 class View(Protocol):
@@ -48,7 +48,7 @@ class Choice:
     reads: tuple[str, ...] = ()  # the recall forms whose facts the choice rests on
 
 
-def explore(mem: Memory, search: bool, reads: tuple[str, ...]) -> Choice | None:
+def explore(mem: TWXMemory, search: bool, reads: tuple[str, ...]) -> Choice | None:
     """The nearest remembered room (here first) with something not yet explored: a closed container (with
     `search`), a closed door, an exit to a room not yet visited; here, that; elsewhere, the first move there."""
     reads = (*reads, "recall map")
@@ -61,7 +61,7 @@ def explore(mem: Memory, search: bool, reads: tuple[str, ...]) -> Choice | None:
     return None
 
 
-def towards(mem: Memory, where: Callable[[str], bool], reads: tuple[str, ...], search: bool) -> Choice | None:
+def towards(mem: TWXMemory, where: Callable[[str], bool], reads: tuple[str, ...], search: bool) -> Choice | None:
     """The first move to the nearest remembered room that `where` accepts; else explore."""
     for room, (move, _) in mem.routes().items():
         if move and where(room):

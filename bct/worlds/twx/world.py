@@ -8,7 +8,7 @@ from bct.worlds.base import World
 from bct.worlds.twx import games, gold, llm_hints, policy, report, tales, text
 from bct.worlds.twx.env import TWXEnv
 from bct.worlds.twx.modules.kb_twc import KnowledgeBaseTWC
-from bct.worlds.twx.modules.memory import Memory
+from bct.worlds.twx.modules.memory import TWXMemory
 from bct.worlds.twx.modules.memory_mapreader import GoalMemory
 from bct.worlds.twx.modules.memory_twc import TidyMemory
 from bct.worlds.twx.modules.navigation import Navigation
@@ -27,7 +27,7 @@ WORLD = World.of(
         "navigation": Navigation,
         "navigation-directions": NavigationDirections,
         "kb-twc": KnowledgeBaseTWC,
-        "memory": Memory,
+        "memory-twx": TWXMemory,
         "memory-twc": TidyMemory,
         "memory-mapreader": GoalMemory,
     },

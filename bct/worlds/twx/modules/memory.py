@@ -1,4 +1,4 @@
-"""memory: a symbolic working memory (after seed 004) that remembers what the agent has observed.
+"""memory-twx: TextWorldExpress's symbolic working memory (after seed 004) that remembers what the agent has observed.
 
 Facts are kept twice: as a predicate with arguments (`sequence(2, smell apple)`, `ingredient(red apple)`,
 `direction(1, slice the red apple)`, `done(7, slice red apple)`, `visited(kitchen)`,
@@ -40,8 +40,8 @@ class Fact:
     text: str  # the same fact in natural language
 
 
-class Memory(Module):
-    name = "memory"
+class TWXMemory(Module):
+    name = "memory-twx"
     verbs = ("recall",)
     usage = "recall sequence | recall recipe | recall map | recall where THING | recall facts."
 

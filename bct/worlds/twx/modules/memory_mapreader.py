@@ -10,10 +10,10 @@ otherwise far back). Which room to head for is the agent's choice.
 from __future__ import annotations
 
 from bct.worlds.twx import text
-from bct.worlds.twx.modules.memory import Memory
+from bct.worlds.twx.modules.memory import TWXMemory
 
 
-class GoalMemory(Memory):
+class GoalMemory(TWXMemory):
     name = "memory-mapreader"
 
     def given(self, task: str) -> None:

@@ -17,11 +17,11 @@ from __future__ import annotations
 from bct.core.language import sentences
 from bct.worlds.twx import text
 from bct.worlds.twx.modules.kb_twc import read_objects
-from bct.worlds.twx.modules.memory import Memory
+from bct.worlds.twx.modules.memory import TWXMemory
 from bct.worlds.twx.objects import knowledge
 
 
-class TidyMemory(Memory):
+class TidyMemory(TWXMemory):
     name = "memory-twc"
 
     def reset(self) -> None:
