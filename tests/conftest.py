@@ -171,3 +171,22 @@ def gemma_folder() -> Path:
         tok.save_pretrained(tmp)
         tmp.rename(folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless chromium through selenium (tests/test_browser.py, tests/test_world_reports.py); skipped with
+    the reason where one is missing (`.ci/run` installs them)."""
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra has it)")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.skip("no chromium with its driver: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path), options=options)
+    yield driver
+    driver.quit()

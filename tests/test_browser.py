@@ -3,7 +3,6 @@
 Skipped with the reason where chromium, its driver or selenium is missing (`.ci/run` installs them)."""
 
 import json
-import shutil
 
 import pytest
 
@@ -12,23 +11,6 @@ from bct.core.results import collect
 from bct.reports.html import write_html
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra has it)")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        pytest.skip("no chromium with its driver: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path), options=options)
-    yield driver
-    driver.quit()
 
 
 def test_the_report_page_shows_the_results_and_opens_an_episode_offline(browser, tmp_path, eval_config):

@@ -79,3 +79,24 @@ def test_mixed_results_show_each_world_s_tables_and_the_report_writes_them(scien
     written = sorted(p.name for p in tmp_path.glob("*.md"))
     assert written == ["recipes.md", "scienceworld-table.md", "textworld-table.md", "twx-table.md"]
     assert "| oracle |" in (tmp_path / "twx-table.md").read_text() and "wrote" in r.stdout
+
+
+@pytest.mark.slow
+def test_in_a_browser_the_page_leads_with_each_world_s_table_rendered_then_every_evaluation(
+    scienceworld, tmp_path, browser
+):
+    """Opened in Debian's headless chromium: ScienceWorld's and TextWorld's tables come first, as HTML tables whose
+    cells name tasks and agents (no Markdown left as text), and the list of every evaluation follows them."""
+    from selenium.webdriver.common.by import By
+
+    write(tmp_path, "tw-run-on-textworld-cooking", "textworld-cooking", score=0.75, env_steps=9.0)
+    browser.get(write_html(tmp_path, tmp_path / "report.html", collect(tmp_path)).as_uri())
+    headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+    assert headings[:3] == ["ScienceWorld", "TextWorld", "Every evaluation"], headings
+    science = browser.find_element(By.ID, "world-scienceworld")
+    assert "boil" in [td.text for td in science.find_elements(By.CSS_SELECTOR, "table td")]
+    assert "**" not in science.text and "| task" not in science.text  # rendered, not Markdown shown as text
+    textworld = browser.find_element(By.ID, "world-textworld")
+    row = textworld.find_element(By.XPATH, ".//table//tr[td[1]='tw-run']")
+    assert "0.75 (9.0)" in [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+    assert not browser.find_elements(By.ID, "world-twx")  # no TWX results, no TWX table

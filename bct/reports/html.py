@@ -189,9 +189,11 @@ def write_html(results_dir: str | Path, path: str | Path, rows: list[dict]) -> P
         f"<h1>bct results: {esc(results_dir)}</h1>",
         f"<p>{len(rows)} evaluations; written {time.strftime('%Y-%m-%d %H:%M')}. Score: the final state's "
         "normalised score, averaged over variations; steps include module calls (env: game actions only).</p>",
-        results_table(rows),
+        # each world's own tables first, tasks and agents named as a reader would; every evaluation's row after them
         world_tables(rows),
         chart_image(results_dir, rows),
+        "<h2>Every evaluation</h2>",
+        results_table(rows),
         "<h2>Episodes</h2>",
         '<div class="filters">agent <select id="agent-filter"><option value="">all</option>',
         *(f'<option value="{esc(a)}">{esc(a)}</option>' for a in agents),
