@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # All eight TextWorldExpress games, offline, and the table beside TALES's published LLM figures
-# (python -m bct.twx_table). The CPU preset (t5-cpu-scratch, rank decoding) trained per game:
+# (python -m bct.report RESULTS --only twx-table). The CPU preset (t5-cpu-scratch, rank decoding) trained per game:
 #   - the paper's four (arithmetic mapreader sorting twc): with their module, and without modules;
 #   - TWX's other four at TWX's defaults (simonsays simonsays-memory peckingorder coin cookingworld) and
 #     the settings TALES published on (cookingworld-tales simonsays-memory-tales coin-tales): with the
@@ -58,5 +58,5 @@ for game in $GAMES; do
       "results_dir=$RESULTS" progress=false | tail -n 1
   done
 done
-$py -m bct.twx_table "$RESULTS"
+$py -m bct.report "$RESULTS" --only twx-table
 echo "eight-games: $(( ($(date +%s) - start) / 60 )) min"

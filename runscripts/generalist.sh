@@ -47,6 +47,6 @@ if [ "$SPECIALISTS" = 1 ]; then
   GAMES="arithmetic mapreader sorting twc simonsays simonsays-memory peckingorder coin cookingworld cookingworld-tales simonsays-memory-tales coin-tales" \
     SETTINGS=with JOBS=1 RESULTS=$RESULTS VARIATIONS=$VARIATIONS bash runscripts/eight-games.sh
 fi
-$py -m bct.twx_table "$RESULTS" | tail -n 40
+$py -m bct.report "$RESULTS" --only twx-table | tail -n 40
 $py -m bct.report "$RESULTS" --html "$RESULTS/report.html" >/dev/null
 echo "[$(date +%T)] done in $(( ($(date +%s) - start) / 60 )) minutes; $RESULTS/twx-table.md, $RESULTS/report.html"

@@ -52,7 +52,7 @@ BCT = [(page, line) for page, line in commands() if "python -m bct." in line]
 
 def test_the_docs_show_commands_of_every_kind():
     shown = {re.search(r"python -m bct\.(\w+)", line).group(1) for _, line in BCT}
-    assert {"generate", "train", "evaluate", "show", "report", "compare", "tune", "share", "twx_table"} <= shown
+    assert {"generate", "train", "evaluate", "show", "report", "compare", "tune", "share"} <= shown
 
 
 @pytest.mark.parametrize("page,line", BCT, ids=[f"{p}:{line[:60]}" for p, line in BCT])

@@ -156,7 +156,7 @@ def test_one_run_trains_on_several_games_and_evaluate_plays_each(train_config, e
 
 
 def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_aggregate(tmp_path):
-    from bct.reports.twx_table import main
+    from bct.reports.tables import main
 
     def write(name, game, score, agent="t5", games=None, history_scores=None, **r):
         folder = tmp_path / name / "test"
@@ -178,7 +178,7 @@ def test_the_table_puts_the_one_agent_beside_the_specialists_and_computes_tales_
     # the one agent through TALES's own loop: a column of its own, kept out of bct's cells
     tales = {"protocol": "tales", "num_variations": 5, "settings": {"protocol": "tales"}}
     write("g-coin-tales", "coin-tales", 0.8, games=both, **tales)
-    main([str(tmp_path)])
+    main([str(tmp_path), "--only", "twx-table"])
     text = (tmp_path / "twx-table.md").read_text()
     rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines() if line.startswith("| ")}
     assert rows["twc"].startswith("| twc | 1.00 (5.0) | 0.98 (5.0) |  | 0.60 (5.0) |")

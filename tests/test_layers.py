@@ -20,7 +20,7 @@ LAYERS = [
     ["jobs"],  # evaluation, train-then-evaluate, tuning, variants
     ["reports"],  # results read back, tables, HTML, show, share
     # the commands, thin entry points
-    ["generate", "train", "evaluate", "tune", "generalize", "report", "compare", "twx_table", "show", "share"],
+    ["generate", "train", "evaluate", "tune", "generalize", "report", "compare", "show", "share"],
 ]
 # Inside the worlds layer, bottom to top (the longest matching prefix places a module): the interface and a world's
 # games, sentences, environment and results tables; its own modules, which read those sentences; its gold paths and planner, which

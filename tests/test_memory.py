@@ -416,7 +416,7 @@ def test_the_planner_agent_solves_its_games_from_what_it_observes(game, params):
 def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     """The eight-game table: a T5 row per modules/memory setting, a game with the memory switched from
     its default in its preset's column, a variant with changed parameters left out, published rows marked."""
-    from bct.reports.twx_table import main
+    from bct.reports.tables import main
 
     def write(name, **r):
         base = {"fold": "test", "agent": "t5", "avg_steps": 9.0, "avg_env_steps": 5.0, "modules": True, "memory": True}
@@ -436,7 +436,7 @@ def test_twx_table_places_each_row_by_modules_and_memory(tmp_path):
     write("d", game="coin-maxDistance8", game_preset="coin", game_params={"maxDistance": 8}, avg_score=0.33)
     write("e", game="coin", agent="random", avg_score=0.12)
     write("f", game="coin", agent="planner", avg_score=1.0)
-    main([str(tmp_path)])
+    main([str(tmp_path), "--only", "twx-table"])
     text = (tmp_path / "twx-table.md").read_text()
     rows = {
         line.split(" | ")[0].strip("| "): [c.strip(" |") for c in line.split(" | ")]

@@ -47,25 +47,33 @@ def table(rows: list[dict], title: str = "Evaluation results") -> Table:
 
 
 @exits_cleanly
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    reports = {report.file: report for world in WORLDS.values() for report in world.reports}
     ap = ArgumentParser(
         prog="python -m bct.report", description="Print a table of every evaluation under a results folder."
     )
     ap.add_argument("results_dir", nargs="?", default="results")
     ap.add_argument("--fold", default=None, choices=FOLDS)
     ap.add_argument("--html", default=None, metavar="FILE", help="also write one self-contained HTML page")
-    args = ap.parse_args()
+    ap.add_argument("--only", default=None, choices=sorted(reports), help="write and print one world's table alone")
+    args = ap.parse_args(argv)
     rows = collect(args.results_dir, args.fold)
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
+    if args.only:
+        md = reports[args.only].table(rows)
+        if not md:
+            raise UserError(f"no results under {args.results_dir} for {args.only}; evaluate one of its games first")
+        write_atomic(out := Path(args.results_dir) / f"{args.only}.md", md)
+        print(f"{md}\nwrote {out}")
+        return
     Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
-    for world in WORLDS.values():  # each world's own tables (its folder's report.py), where the rows hold its games
-        for report in world.reports:
-            md = report.table(rows)
-            if md:
-                out = Path(args.results_dir) / f"{report.file}.md"
-                write_atomic(out, md)
-                print(f"{md}\nwrote {out}")
+    for report in reports.values():  # each world's own tables (its folder's report.py), where the rows hold its games
+        md = report.table(rows)
+        if md:
+            out = Path(args.results_dir) / f"{report.file}.md"
+            write_atomic(out, md)
+            print(f"{md}\nwrote {out}")
     if args.html:
         from bct.reports.html import write_html
 
