@@ -41,11 +41,11 @@ def test_compare_table_and_chart(tmp_path, compose):
 def test_the_comparison_chart_fits_a_paper_column_with_its_legend_under_a_fifth_of_it(ours, tmp_path):
     from PIL import Image
 
-    from bct.reports.compare import PUBLISHED, chart
+    from bct.reports.compare import chart, comparisons
 
     cells = {"arithmetic": (0.9, 10), "mapreader": (0.8, 12), "sorting": (1.0, 8), "twc": (0.95, 9)}
     rows = {f"BCT t5-cpu-scratch-ep{k} placeholders rank+mod [numLocations=30]": cells for k in range(ours)}
-    share = chart(rows, PUBLISHED, tmp_path / "c.png", "test")
+    share = chart(rows, comparisons()["paper"], tmp_path / "c.png", "test")
     assert 0.01 < share < 0.2
     width, height = Image.open(tmp_path / "c.png").size
     assert width == 3.5 * 300 and height >= 2.2 * 300  # a column's width at 300 dpi
@@ -94,7 +94,7 @@ def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
 
 
 def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
-    from bct.reports.compare import table
+    from bct.reports.compare import comparisons, table
 
     def write(run, invalid):
         row = {
@@ -116,7 +116,7 @@ def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
 
     write("llm-gemma-twc-modules", 117)  # every reply: the fallback played
     write("llm-gpt-twc-modules", 3)
-    _, rows = table(tmp_path, "test")
+    _, rows = table(tmp_path, "test", comparisons()["paper"])
     assert "LLM gemma+mod [100% invalid replies; mostly the fallback's actions]" in rows
     assert "LLM gpt+mod [3% invalid replies]" in rows
     r = cli("bct.report", str(tmp_path))

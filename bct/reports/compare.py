@@ -1,10 +1,11 @@
 """`python -m bct.compare [results_dir]`: every agent side by side with the published numbers.
 
-Rows are agents (with `+mod` where they play with the game's symbolic module), columns the four
-games of the paper and their average, cells `score (steps)`, as in Table 4 of "Large Language
-Models Are Neurosymbolic Reasoners". Steps are environment steps on both sides: the published
-numbers count the actions sent to the game, not module calls, so ours are `avg_env_steps`. Published rows are marked as such. Writes the table as
-Markdown and a bar chart (PNG) next to the results.
+A world names the papers' tables its agents are set beside (`World.comparisons`; TWX's: Table 4 of "Large Language
+Models Are Neurosymbolic Reasoners", bct/worlds/twx/report.py). Rows are agents (with `+mod` where they play with the
+game's symbolic module), columns the paper's games and their average, cells `score (steps)`. Steps are environment
+steps on both sides: the published numbers count the actions sent to the game, not module calls, so ours are
+`avg_env_steps`. Published rows are marked as such. Writes the table as Markdown and a bar chart (PNG) next to the
+results.
 """
 
 from __future__ import annotations
@@ -15,59 +16,13 @@ from bct.config.runs import training_length
 from bct.core.errors import ArgumentParser, exits_cleanly
 from bct.core.files import write_atomic
 from bct.core.results import collect, invalid_share, usual
-from bct.worlds.registry import GROUPS, modules_label
-
-PAPER_GAMES = tuple(GROUPS["paper"])  # the paper's four games, in its order
-
-# Test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
-PUBLISHED = {
-    "DRRN": {
-        "arithmetic": (0.17, 10),
-        "mapreader": (0.02, 50),
-        "sorting": (0.03, 21),
-        "twc": (0.57, 27),
-        "average": (0.20, 27),
-    },
-    "DRRN+mod": {
-        "arithmetic": (0.14, 7),
-        "mapreader": (0.02, 50),
-        "sorting": (0.03, 18),
-        "twc": (0.37, 34),
-        "average": (0.14, 27),
-    },
-    "BCT t5-base": {
-        "arithmetic": (0.56, 5),
-        "mapreader": (0.71, 27),
-        "sorting": (0.72, 7),
-        "twc": (0.90, 6),
-        "average": (0.72, 11),
-    },
-    "BCT t5-base+mod": {
-        "arithmetic": (1.00, 5),
-        "mapreader": (1.00, 10),
-        "sorting": (0.98, 8),
-        "twc": (0.97, 3),
-        "average": (0.99, 7),
-    },
-    "LLM GPT-3.5+mod": {
-        "arithmetic": (1.00, 4),
-        "mapreader": (0.86, 15),
-        "sorting": (0.71, 7),
-        "twc": (0.94, 4),
-        "average": (0.88, 7),
-    },
-    "LLM GPT-4+mod": {
-        "arithmetic": (1.00, 4),
-        "mapreader": (0.99, 7),
-        "sorting": (0.93, 8),
-        "twc": (0.71, 16),
-        "average": (0.91, 8),
-    },
-}
+from bct.worlds.base import Comparison
+from bct.worlds.registry import GROUPS, WORLDS, modules_label
 
 
-# Presets that change a paper game, shown in that game's column with a mark on the row.
-VARIANT_GAMES = {"mapreader-directions": ("mapreader", " [navigator says the direction]")}
+def comparisons() -> dict[str, Comparison]:
+    """Every world's comparisons, by their group's name (`paper`)."""
+    return {c.group: c for world in WORLDS.values() for c in world.comparisons}
 
 
 def label(row: dict) -> str:
@@ -94,7 +49,10 @@ def label(row: dict) -> str:
     return name
 
 
-def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
+def table(
+    results_dir: str | Path, fold: str, against: Comparison
+) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
+    games = GROUPS[against.group]
     ours: dict[str, dict[str, tuple[float, float]]] = {}
     placed = []  # (row label, column, row)
     for row in filter(usual, collect(results_dir, fold)):  # bct's loop: TALES's has a table of its own
@@ -103,8 +61,8 @@ def table(results_dir: str | Path, fold: str) -> tuple[list[str], dict[str, dict
             game = row["settings"].get("game_preset", row["game"])
             name = " [" + " ".join(f"{k}={v}" for k, v in params.items()) + "]"
         else:
-            game, name = VARIANT_GAMES.get(row["game"], (row["game"], ""))
-        if game in PAPER_GAMES and row.get("avg_score") is not None:
+            game, name = against.variants.get(row["game"], (row["game"], ""))
+        if game in games and row.get("avg_score") is not None:
             placed.append((label(row) + name, game, row))
     runs: dict[tuple[str, str], set] = {}
     for name, game, row in placed:
@@ -120,20 +78,18 @@ def cell(value: tuple[float, float] | None) -> str:
     return f"{value[0]:.2f} ({value[1]:.0f})" if value else ""
 
 
-def average(cells: dict[str, tuple[float, float]]) -> tuple[float, float] | None:
-    """The published average where there is one, else the mean over the four games (blank if one is missing)."""
+def average(cells: dict[str, tuple[float, float]], games: list[str]) -> tuple[float, float] | None:
+    """The published average where there is one, else the mean over the games (blank if one is missing)."""
     if "average" in cells:
         return cells["average"]
-    if not all(g in cells for g in PAPER_GAMES):
+    if not all(g in cells for g in games):
         return None
-    return (
-        sum(cells[g][0] for g in PAPER_GAMES) / len(PAPER_GAMES),
-        sum(cells[g][1] for g in PAPER_GAMES) / len(PAPER_GAMES),
-    )
+    return sum(cells[g][0] for g in games) / len(games), sum(cells[g][1] for g in games) / len(games)
 
 
-def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> str:
-    head = ["agent", *PAPER_GAMES, "average"]
+def markdown(rows: dict[str, dict], against: Comparison, fold: str) -> str:
+    games, published = GROUPS[against.group], against.published
+    head = ["agent", *games, "average"]
     lines = [
         f"Score (environment steps; module calls not counted) on {fold}, ours, beside the published "
         f"test-set numbers (100 variations).",
@@ -142,13 +98,12 @@ def markdown(rows: dict[str, dict], published: dict[str, dict], fold: str) -> st
         "|" + "---|" * len(head),
     ]
     for name, cells in rows.items():
-        lines.append("| " + " | ".join([name, *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))]) + " |")
-    for name, cells in published.items():
         lines.append(
-            "| "
-            + " | ".join([f"{name} (published)", *(cell(cells.get(g)) for g in PAPER_GAMES), cell(average(cells))])
-            + " |"
+            "| " + " | ".join([name, *(cell(cells.get(g)) for g in games), cell(average(cells, games))]) + " |"
         )
+    for name, cells in published.items():
+        said = [f"{name} (published)", *(cell(cells.get(g)) for g in games), cell(average(cells, games))]
+        lines.append("| " + " | ".join(said) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -160,7 +115,7 @@ def legend_share(fig, legend) -> float:
     return (box.width * box.height) / (w * h)
 
 
-def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: str) -> float:
+def chart(rows: dict[str, dict], against: Comparison, path: Path, fold: str) -> float:
     """A grouped bar chart sized for one column of a paper (3.5 in wide), as PNG (300 dpi) and PDF beside
     it. The legend sits below the axes, and the figure grows taller until it takes under 18% of the
     area; published rows are hatched. Values go on the bars where there is room (up to 6 series).
@@ -170,13 +125,14 @@ def chart(rows: dict[str, dict], published: dict[str, dict], path: Path, fold: s
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    games, published = GROUPS[against.group], against.published
     series = [(n, c, False) for n, c in rows.items()] + [(f"{n} (published)", c, True) for n, c in published.items()]
-    groups = [*PAPER_GAMES, "average"]
+    groups = [*games, "average"]
     width = 0.84 / max(1, len(series))
     fig, ax = plt.subplots(figsize=(3.5, 2.2), layout="constrained")
     colors = plt.get_cmap("tab20").colors
     for i, (name, cells, pub) in enumerate(series):
-        found = [cells.get(g) for g in PAPER_GAMES] + [average(cells)]
+        found = [cells.get(g) for g in games] + [average(cells, games)]
         xs = [x - 0.42 + (i + 0.5) * width for x, v in zip(range(len(groups)), found) if v is not None]
         values = [v[0] for v in found if v is not None]  # a missing result: no bar; a 0 shows as a sliver
         bars = ax.bar(
@@ -223,12 +179,15 @@ def main() -> None:
     ap.add_argument(
         "--fold", default=None, choices=["dev", "test"], help="test (default when there are test results) or dev"
     )
+    papers = comparisons()
+    ap.add_argument("--group", default=next(iter(papers)), choices=sorted(papers), help="the paper's games (a group)")
     args = ap.parse_args()
     fold = args.fold or ("test" if collect(args.results_dir, "test") else "dev")
-    _, rows = table(args.results_dir, fold)
-    md = markdown(rows, PUBLISHED, fold)
+    against = papers[args.group]
+    _, rows = table(args.results_dir, fold, against)
+    md = markdown(rows, against, fold)
     print(md)
     out = Path(args.results_dir)
     write_atomic(out / f"comparison-{fold}.md", md)
-    chart(rows, PUBLISHED, out / f"comparison-{fold}.png", fold)
+    chart(rows, against, out / f"comparison-{fold}.png", fold)
     print(f"wrote {out / f'comparison-{fold}.md'} and the chart {out / f'comparison-{fold}.png'} (and .pdf)")

@@ -118,21 +118,25 @@ def world_tables(rows: list[dict]) -> str:
 
 
 def chart_image(results_dir: Path, rows: list[dict]) -> str:
-    """The comparison chart of the paper's four games (bct.compare) as an embedded PNG; '' without any."""
-    from bct.reports.compare import PUBLISHED, chart, table
+    """Each world's comparison with a paper's table (bct.compare) as an embedded PNG, where the results hold its
+    games; '' without any."""
+    from bct.reports.compare import chart, comparisons, table
 
     folds = {r["fold"] for r in rows}
     fold = "test" if "test" in folds else "dev"
-    _, ours = table(results_dir, fold)
-    if not ours:
-        return ""
-    with tempfile.TemporaryDirectory() as tmp:
-        png = Path(tmp) / "comparison.png"
-        chart(ours, PUBLISHED, png, fold)
-        data = base64.b64encode(png.read_bytes()).decode()
-    return (
-        f'<h2>The paper\'s four games</h2><img class="chart" alt="comparison chart" src="data:image/png;base64,{data}">'
-    )
+    out = []
+    for against in comparisons().values():
+        _, ours = table(results_dir, fold, against)
+        if not ours:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            png = Path(tmp) / "comparison.png"
+            chart(ours, against, png, fold)
+            data = base64.b64encode(png.read_bytes()).decode()
+        out.append(
+            f'<h2>{esc(against.title)}</h2><img class="chart" alt="comparison chart" src="data:image/png;base64,{data}">'
+        )
+    return "".join(out)
 
 
 def episode_html(ep: dict) -> str:

@@ -10,7 +10,8 @@ A world (TextWorldExpress: bct/worlds/twx/) gives
 - the reader of its fixed sentences, which names the rooms, objects and places the entity placeholders
   number;
 - optionally a policy: a hand-written one over the working memory's facts (a baseline agent);
-- its results tables (`Report`), drawn from results rows by its folder's report.py.
+- its results tables (`Report`), drawn from results rows by its folder's report.py, and the published figures its
+  games are compared with (`Comparison`: `python -m bct.compare`, the HTML page's chart).
 
 Everything else (modules, prompt packing, data, training, agents, rollout, reports) is the same for
 every world. `bct/worlds/registry.py` lists the worlds, one line each.
@@ -36,6 +37,17 @@ class Report:
     file: str
     # results rows (bct.core.results.collect, any folds and worlds) -> Markdown; "" where they hold none of its games
     table: Callable[[list[dict]], str]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paper's table to set agents beside: its games (a group of the world's, the columns) and the rows it published,
+    `python -m bct.compare DIR --group NAME` and the HTML page's chart."""
+
+    title: str
+    group: str  # the world's group whose games are the columns, in the paper's order
+    published: Mapping[str, Mapping[str, tuple[float, float]]]  # row -> game or "average" -> (score, steps)
+    variants: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # a preset -> (the game's column, a mark)
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,7 @@ class World:
     # tale-suite's environments of its games (protocol=tales): FOLDS, tales_name(game), fold_list(game, fold), TalesEnv
     tales: ModuleType | None = None
     groups: Mapping[str, list[str]] = field(default_factory=dict)  # a name for several games (`scienceworld`)
+    comparisons: tuple[Comparison, ...] = ()  # papers' tables its agents are set beside (bct.compare)
     # whether its parser takes commands beyond its valid-action list (the list is then a hint, and gold
     # paths are not checked against it)
     free_actions: bool = False

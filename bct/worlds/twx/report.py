@@ -17,7 +17,7 @@ rises and then falls counts at its peak there): ours is the stricter measure.
 from __future__ import annotations
 
 from bct.core.results import best_in_play, tales_loop, usual
-from bct.worlds.base import Report
+from bct.worlds.base import Comparison, Report
 from bct.worlds.twx.games import ALIASES, GAMES, GROUPS, TALES_ENVS
 
 TWX_GAMES = tuple(GROUPS["twx"])  # the eight games at their defaults
@@ -220,3 +220,56 @@ def twx_table(rows: list[dict]) -> str:
 
 
 REPORTS = (Report("The eight games beside TALES's figures", "twx-table", twx_table),)
+
+# "Large Language Models Are Neurosymbolic Reasoners" (the LLM paper), Table 4: its four games, as `python -m bct.compare`
+# and the HTML page's chart set agents beside them.
+# its test set, 100 variations: game -> (score, steps), as published (seed 000, Table 4).
+PAPER_PUBLISHED = {
+    "DRRN": {
+        "arithmetic": (0.17, 10),
+        "mapreader": (0.02, 50),
+        "sorting": (0.03, 21),
+        "twc": (0.57, 27),
+        "average": (0.20, 27),
+    },
+    "DRRN+mod": {
+        "arithmetic": (0.14, 7),
+        "mapreader": (0.02, 50),
+        "sorting": (0.03, 18),
+        "twc": (0.37, 34),
+        "average": (0.14, 27),
+    },
+    "BCT t5-base": {
+        "arithmetic": (0.56, 5),
+        "mapreader": (0.71, 27),
+        "sorting": (0.72, 7),
+        "twc": (0.90, 6),
+        "average": (0.72, 11),
+    },
+    "BCT t5-base+mod": {
+        "arithmetic": (1.00, 5),
+        "mapreader": (1.00, 10),
+        "sorting": (0.98, 8),
+        "twc": (0.97, 3),
+        "average": (0.99, 7),
+    },
+    "LLM GPT-3.5+mod": {
+        "arithmetic": (1.00, 4),
+        "mapreader": (0.86, 15),
+        "sorting": (0.71, 7),
+        "twc": (0.94, 4),
+        "average": (0.88, 7),
+    },
+    "LLM GPT-4+mod": {
+        "arithmetic": (1.00, 4),
+        "mapreader": (0.99, 7),
+        "sorting": (0.93, 8),
+        "twc": (0.71, 16),
+        "average": (0.91, 8),
+    },
+}
+
+
+# Presets that change a paper game, shown in that game's column with a mark on the row.
+PAPER_VARIANTS = {"mapreader-directions": ("mapreader", " [navigator says the direction]")}
+COMPARISONS = (Comparison("The paper's four games", "paper", PAPER_PUBLISHED, PAPER_VARIANTS),)

@@ -37,4 +37,5 @@ WORLD = World.of(
     llm_guidance=llm_hints.GUIDANCE,
     title="TextWorldExpress",
     reports=report.REPORTS,
+    comparisons=report.COMPARISONS,
 )
