@@ -15,7 +15,7 @@ from bct.agents.llm import LLMAgent, OpenAIBackend
 from bct.agents.rollout import rollout
 from bct.core.errors import UserError
 from bct.worlds.gold import play_gold
-from bct.worlds.registry import get_game, open_game
+from bct.worlds.registry import get_game, open_game, world_of
 
 pytestmark = pytest.mark.slow  # integration: JVMs, training, subprocesses
 
@@ -179,6 +179,11 @@ def test_one_shot_example_and_feedback(plans, tmp_path):
     assert "An example of a game played well" in system and "> take " in system
     last_user = server.requests[-1]["body"]["messages"][-1]["content"]
     assert "Right position" not in last_user  # the final put ends the game: no query after it
+    # the feedback is TWX's (the LLM paper's, after each put): told from its folder, none in a world without one
+    feedback = world_of(get_game("twc")).llm_feedback
+    assert feedback("put apple in fridge", 0.0, 0.5).startswith("Right position")
+    assert feedback("put apple in oven", 0.5, 0.5).startswith("That does not seem to be where it belongs")
+    assert feedback("take apple", 0.0, 0.5) == "" and world_of(get_game("scienceworld-boil")).llm_feedback is None
 
 
 def test_bad_endpoints_are_one_clear_error(tmp_path, monkeypatch):

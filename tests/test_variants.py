@@ -105,7 +105,7 @@ def test_the_no_module_agent_reads_the_numbers(train_config, eval_config):
     assert "<n1>" not in first["model_input"] and "<e1>" in first["model_input"]
 
 
-def test_a_variant_twx_cannot_make_is_marked_refused(tmp_path):
+def test_a_variant_its_world_cannot_make_is_marked_refused(tmp_path):
     from bct.jobs.generalize import chart, markdown
 
     chart(
@@ -115,9 +115,14 @@ def test_a_variant_twx_cannot_make_is_marked_refused(tmp_path):
     )
     assert (tmp_path / "g.png").stat().st_size > 3000
     table = markdown(
-        {"mapreader (modules)": {"mapreader": "1.00 (10.1)", "mapreader-numLocations50": "refused by TWX"}},
+        {
+            "mapreader (modules)": {
+                "mapreader": "1.00 (10.1)",
+                "mapreader-numLocations50": "not made (its world refused)",
+            }
+        },
         [("mapreader", 50), ("mapreader-numLocations50", 100)],
         "test",
         100,
     )
-    assert "| mapreader (modules) | 1.00 (10.1) | refused by TWX |" in table
+    assert "| mapreader (modules) | 1.00 (10.1) | not made (its world refused) |" in table

@@ -116,8 +116,9 @@ class LLMAgent(Agent):
                 ob.game.memory,
             )
         observation = ob.step.observation
-        if self.feedback and ob.actions and ob.actions[-1].startswith("put "):
-            observation += " " + (P.FEEDBACK_RIGHT if ob.step.score > ep["last_score"] else P.FEEDBACK_WRONG)
+        told = world_of(ob.game).llm_feedback if self.feedback and ob.actions else None
+        if told and (said := told(ob.actions[-1], ep["last_score"], ob.step.score)):
+            observation += " " + said
         ep["last_score"] = ob.step.score
         forms = world_of(ob.game).action_forms if not self.reads_valid_actions else ()
         prompt = P.step_prompt(observation, ob.step.inventory, ob.step.score, ob.step.valid_actions, self.think, forms)

@@ -52,9 +52,6 @@ FREE_ANSWER = (
     "text, and you may not refuse to act."
 )
 
-FEEDBACK_RIGHT = "Right position: the score went up."
-FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other location the query named, or another one."
-
 
 def system_prompt(
     hints: tuple,

@@ -21,10 +21,8 @@ class PlannerAgent(Agent):
         super().__init__(game, modules, **settings)
         self.rules = world_of(game).policy
         if self.rules is None or not self.rules.has_rules(game):
-            raise UserError(
-                f"agent=planner has no rules for {game.name}; it plays simonsays-memory (the sequence shown "
-                "once), coin, cookingworld, twc (every level) and mapreader"
-            )
+            plays = f"; it plays {self.rules.PLAYS}" if self.rules else f"; its world ({game.world}) has no rules"
+            raise UserError(f"agent=planner has no rules for {game.name}{plays}")
         if game.module and not self.modules:
             raise UserError(f"agent=planner plays {game.name} with its module ({game.module}); drop modules=false")
         self._episodes: dict[tuple, tuple[object, Generator[str, Step, None]]] = {}

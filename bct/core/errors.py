@@ -13,6 +13,11 @@ class UserError(Exception):
     """Bad input from the user. The message is shown as is, without a traceback."""
 
 
+class CannotMake(UserError):
+    """A world's generator refused a game's parameters for a seed (a variant it cannot build): a sweep marks the
+    cell, a single run says so in one line."""
+
+
 def unknown(kind: str, value: object, choices: Iterable[str]) -> UserError:
     """One line: the unknown value, the closest choice where one is close, and every choice."""
     choices = sorted(choices)

@@ -7,7 +7,7 @@
 Rows: what each checkpoint was trained on; columns: what it played (a preset, then `NAME=VALUE`
 TWX parameters, and `step_limit=N` where a bigger map needs more steps); cells: score (environment
 steps). Each cell is an ordinary evaluation under `--results-dir` (resumed when run again); a
-variant that TWX cannot make is marked as such.
+variant that its world cannot make (`CannotMake`) is marked as such.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from bct.config.runs import read_run
-from bct.core.errors import ArgumentParser, UserError, exits_cleanly
+from bct.core.errors import ArgumentParser, CannotMake, UserError, exits_cleanly
 from bct.core.files import write_atomic
 from bct.worlds.registry import from_record, get_game, modules_label
 
@@ -132,16 +132,14 @@ def main(argv: list[str] | None = None) -> None:
             )
             try:
                 r = json.loads((evaluate(cfg) / "results.json").read_text())
-            except UserError as e:
-                if "TextWorldExpress cannot make" not in str(e):
-                    raise
-                print(f"{name} on {column}: refused by TWX ({e})")
+            except CannotMake as e:
+                print(f"{name} on {column}: refused by its world ({e})")
                 scores[name][column] = None
                 continue
             scores[name][column] = (r["avg_score"], r["avg_env_steps"])
             print(f"{name} on {column}: score {r['avg_score']:.3f} ({r['avg_env_steps']:.1f} env steps)")
     cells = {
-        r: {c: "refused by TWX" if v is None else f"{v[0]:.2f} ({v[1]:.1f})" for c, v in s.items()}
+        r: {c: "not made (its world refused)" if v is None else f"{v[0]:.2f} ({v[1]:.1f})" for c, v in s.items()}
         for r, s in scores.items()
     }
     md = markdown(cells, [(c, lim) for _, c, lim in columns], args.fold, args.num_variations)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bct.core.errors import UserError
+from bct.core.errors import CannotMake
 from bct.core.game import Game, GameState, check_fold
 from bct.core.java import check_java, kill_gateway
 
@@ -33,7 +33,7 @@ class TWXEnv:
             found = re.search(r"ERROR: ([^\n]+)", text) or re.search(r"generateNewGameJSON\.\s*:\s*([^\n]+)", text)
             if not found:
                 raise
-            raise UserError(
+            raise CannotMake(
                 f"TextWorldExpress cannot make {self.game.name} ({self.game.params or 'defaults'}), "
                 f"{fold} seed {seed}: {found.group(1).strip()}; choose other game.params"
             ) from None

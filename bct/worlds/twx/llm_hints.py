@@ -49,3 +49,15 @@ GUIDANCE = {
     ],
     "twc": ["After taking an object, query it to learn where it belongs, then put it there (open containers first)."],
 }
+
+
+# agent.feedback (seed 003): after each `put`, whether the score went up (twc: the object is where it belongs)
+FEEDBACK_RIGHT = "Right position: the score went up."
+FEEDBACK_WRONG = "That does not seem to be where it belongs; try the other location the query named, or another one."
+
+
+def feedback(action: str, before: float, after: float) -> str:
+    """The sentence told after a `put` (the LLM paper's feedback); "" after any other action."""
+    if not action.startswith("put "):
+        return ""
+    return FEEDBACK_RIGHT if after > before else FEEDBACK_WRONG

@@ -164,6 +164,10 @@ POLICIES: dict[str, Callable[[View], Choice | None]] = {
 MAX_ACTIONS = 1000  # a policy that never ends its game stops here
 
 
+# what agent=planner says it plays, where asked to play a game it has no rules for
+PLAYS = "simonsays-memory (the sequence shown once), coin, cookingworld, twc (every level) and mapreader"
+
+
 def has_rules(game: Game) -> bool:
     """Whether the planner can play `game` (Simon Says only where the sequence is shown once)."""
     if game.rules == "simonsays":

@@ -35,6 +35,7 @@ WORLD = World.of(
     all_modules=("calc", "navigation", "sortquantity", "kb-twc"),
     llm_rules=llm_hints.RULES,
     llm_guidance=llm_hints.GUIDANCE,
+    llm_feedback=llm_hints.feedback,
     title="TextWorldExpress",
     reports=report.REPORTS,
     comparisons=report.COMPARISONS,
