@@ -19,7 +19,7 @@ from bct.config.runs import read_run
 from bct.config.settings import TrainSettings
 from bct.core.files import read_json
 from bct.jobs.evaluation import evaluate
-from bct.jobs.job import evaluation_settings
+from bct.jobs.job import settings_to_evaluate
 from bct.seq2seq.training import train
 
 PREVIOUS = ["distinct=false", "num_games=1000", "epochs=4", "lr=3e-4", "warmup=0.1", "batch_size=4"]
@@ -32,7 +32,7 @@ def time_to_score(overrides: list[str], fold: str, variations: int, tmp: str) ->
     run_dir = train(cfg)
     run = read_run(run_dir)
     cfg.eval.num_variations = variations
-    out = evaluate(evaluation_settings(cfg, run_dir, fold, Path(tmp) / "results"))
+    out = evaluate(settings_to_evaluate(cfg, run_dir, fold, Path(tmp) / "results"))
     results = read_json(out / "results.json", "results file", "run the bench again")
     seconds = run["metrics"]["train_runtime"]
     passes = run["num_examples"] * cfg.epochs

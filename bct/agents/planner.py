@@ -32,7 +32,7 @@ class PlannerAgent(Agent):
         shadow = self.rules.Shadow(
             game, make_modules(names if game.memory_module in names else [*names, game.memory_module])
         )
-        self._episodes[episode_key(game, fold, seed)] = (shadow, self.rules.play(shadow))
+        self._episodes[episode_key(game, fold, seed)] = (shadow, self.rules.actions(shadow))
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         out = []

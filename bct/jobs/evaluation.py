@@ -28,7 +28,7 @@ from bct.worlds.tales import TALE_SUITE
 log = logging.getLogger(__name__)
 
 
-def evaluation_settings(cfg: EvaluateSettings, agent: Agent) -> dict:
+def evaluation_identity(cfg: EvaluateSettings, agent: Agent) -> dict:
     """What defines an evaluation (a results folder holds one set, so reruns resume it). bct's loop with the usual
     draw writes no `protocol` or `draw`, so that its folders stay those of earlier runs."""
     tales = cfg.protocol == "tales"
@@ -230,7 +230,7 @@ def opened(cfg: EvaluateSettings, stack: ExitStack) -> Recorder:
     one line); the agent is closed after the lock is released."""
     agent = make_agent(cfg.agent, cfg.played(), cfg.modules, cfg.checkpoint, cfg.memory)
     stack.callback(agent.close)
-    settings = evaluation_settings(cfg, agent)
+    settings = evaluation_identity(cfg, agent)
     out = results_folder(cfg, agent, settings)
     stack.enter_context(FolderLock(out, "an evaluation"))
     return Recorder(out, cfg, agent, settings)

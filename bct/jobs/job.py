@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 JOB = "job.json"  # in each Hydra job folder: status, checkpoint, results
 
 
-def evaluation_settings(cfg: TrainSettings, checkpoint: Path, fold: str, results_dir: Path) -> EvaluateSettings:
+def settings_to_evaluate(cfg: TrainSettings, checkpoint: Path, fold: str, results_dir: Path) -> EvaluateSettings:
     """bct.evaluate's settings for the T5 agent on `checkpoint`, played as the train settings' `eval.*` say."""
     return EvaluateSettings(
         **cfg.eval.model_dump(),
@@ -58,7 +58,7 @@ def select_on_dev(cfg: TrainSettings, run_dir: Path) -> dict:
     envs = start_envs(game, cfg.modules, min(cfg.eval.batch_size, cfg.eval.num_variations)) if kept else []
     try:
         outs = [
-            evaluate(evaluation_settings(cfg, checkpoint, "dev", run_dir / "selection"), envs) for checkpoint in kept
+            evaluate(settings_to_evaluate(cfg, checkpoint, "dev", run_dir / "selection"), envs) for checkpoint in kept
         ]
     finally:
         for env in envs:
@@ -169,7 +169,7 @@ def run_job(cfg: TrainSettings, job_dir: Path, multirun: bool) -> dict:
         if after != "none" and process_state().is_main_process:  # one evaluation, not one per GPU
             record["eval"] = cfg.eval.model_dump()
             start = time.time()
-            outs = evaluate_all(evaluation_settings(cfg, run_dir, after, job_dir / "results"))
+            outs = evaluate_all(settings_to_evaluate(cfg, run_dir, after, job_dir / "results"))
             found = [str((out / "results.json").resolve()) for out in outs]
             record["results"] = found[0] if len(found) == 1 else found  # a run of several games: one per game
             record["eval_seconds"] = round(time.time() - start, 1)

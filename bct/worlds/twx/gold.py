@@ -118,7 +118,7 @@ def gold_path(env: ModularEnv, modules: bool) -> Generator[str, Step, None]:
     """Every action of the gold trajectory of the episode `env` has just reset, one at a time; sent the
     step record each action produced."""
     if policy.plays(env.game, modules):
-        yield from policy.play(env)
+        yield from policy.actions(env)
         return
     rule = RULES[env.game.rules] if modules else plain
     gold = env.gold_actions()

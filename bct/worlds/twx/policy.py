@@ -182,7 +182,7 @@ def plays(game: Game, modules: bool) -> bool:
     return has_rules(game) and (modules or not game.module)
 
 
-def play(view: View) -> Generator[str, Step, None]:
+def actions(view: View) -> Generator[str, Step, None]:
     """The planner's actions until its game ends: before each decision the recall forms it rests on (where
     the game offers them), then the decision. Sent each step's record; it reads `view` after each."""
     policy = POLICIES[view.game.rules]
