@@ -94,7 +94,7 @@ def test_bad_arguments_are_one_line(cli, one_line, module, args, says):
 
 
 def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
-    from bct.reports.compare import comparisons, table
+    from bct.reports.compare import agent_rows, comparisons
 
     def write(run, invalid):
         row = {
@@ -116,7 +116,7 @@ def test_llm_rows_carry_their_invalid_reply_share(tmp_path, cli):
 
     write("llm-gemma-twc-modules", 117)  # every reply: the fallback played
     write("llm-gpt-twc-modules", 3)
-    _, rows = table(tmp_path, "test", comparisons()["paper"])
+    _, rows = agent_rows(tmp_path, "test", comparisons()["paper"])
     assert "LLM gemma+mod [100% invalid replies; mostly the fallback's actions]" in rows
     assert "LLM gpt+mod [3% invalid replies]" in rows
     r = cli("bct.report", str(tmp_path))

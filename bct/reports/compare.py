@@ -49,7 +49,7 @@ def label(row: dict) -> str:
     return name
 
 
-def table(
+def agent_rows(
     results_dir: str | Path, fold: str, against: Comparison
 ) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]]]:
     games = GROUPS[against.group]
@@ -184,7 +184,7 @@ def main() -> None:
     args = ap.parse_args()
     fold = args.fold or ("test" if collect(args.results_dir, "test") else "dev")
     against = papers[args.group]
-    _, rows = table(args.results_dir, fold, against)
+    _, rows = agent_rows(args.results_dir, fold, against)
     md = markdown(rows, against, fold)
     print(md)
     out = Path(args.results_dir)

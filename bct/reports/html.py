@@ -120,13 +120,13 @@ def world_tables(rows: list[dict]) -> str:
 def chart_image(results_dir: Path, rows: list[dict]) -> str:
     """Each world's comparison with a paper's table (bct.compare) as an embedded PNG, where the results hold its
     games; '' without any."""
-    from bct.reports.compare import chart, comparisons, table
+    from bct.reports.compare import agent_rows, chart, comparisons
 
     folds = {r["fold"] for r in rows}
     fold = "test" if "test" in folds else "dev"
     out = []
     for against in comparisons().values():
-        _, ours = table(results_dir, fold, against)
+        _, ours = agent_rows(results_dir, fold, against)
         if not ours:
             continue
         with tempfile.TemporaryDirectory() as tmp:

@@ -21,7 +21,7 @@ from bct.core.results import collect, invalid_share
 from bct.worlds.registry import FOLDS, WORLDS, modules_label
 
 
-def table(rows: list[dict], title: str = "Evaluation results") -> Table:
+def console_table(rows: list[dict], title: str = "Evaluation results") -> Table:
     t = Table(title=title)
     numbers = ("n", "score", "steps", "env", "module", "invalid")
     for col in ("run", "agent", "game", "modules", "fold", *numbers):
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
         write_atomic(out := Path(args.results_dir) / f"{args.only}.md", md)
         print(f"{md}\nwrote {out}")
         return
-    Console(width=None if sys.stdout.isatty() else 200).print(table(rows))
+    Console(width=None if sys.stdout.isatty() else 200).print(console_table(rows))
     for report in reports.values():  # each world's own tables (its folder's report.py), where the rows hold its games
         md = report.table(rows)
         if md:

@@ -81,7 +81,7 @@ def placed(r: dict) -> bool:
     return usual(r) or (tales_loop(r) and r.get("settings", {}).get("draw", 1) == 1)
 
 
-def table(rows: list[dict], fold: str = "test") -> str:
+def eight_games_table(rows: list[dict], fold: str = "test") -> str:
     games = [*TWX_GAMES, *TALES_GAMES]
     cells: dict[str, dict[str, str]] = {}
     for r in (r for r in rows if usual(r)):  # TALES's loop: the generalist table's column
@@ -213,7 +213,7 @@ def twx_table(rows: list[dict]) -> str:
         return ""
     fold = "test" if any(r["fold"] == "test" for r in ours) else "dev"
     rows = [r for r in rows if r["fold"] == fold]
-    text = table(rows, fold)
+    text = eight_games_table(rows, fold)
     if any(row_name(r) == GENERALIST for r in rows):
         text += "\n" + generalist_table(rows, fold)
     return text
