@@ -290,3 +290,37 @@ def test_the_circuit_module_keeps_the_connections_and_the_free_wire_ends_never_n
     assert circuit.run("circuit now").startswith("'circuit' takes no arguments, got 'circuit now'. Usage: circuit")
     circuit.reset()
     assert circuit.commands() == []
+
+
+def test_the_colours_module_answers_the_painters_wheel_never_which_cup_to_pour():
+    from bct.worlds.registry import make_module
+
+    colours = make_module("colours")
+    colours.given("Your task is to use chemistry to create violet-red paint. When you are part-way done, focus on ...")
+    assert colours.commands() == ["colours violet-red"]  # the colours the task names that the wheel mixes
+    # a tertiary: its two paints as its name orders them, then what makes its secondary
+    assert colours.run("colours violet-red paint") == (
+        "violet-red paint is violet paint and red paint mixed; violet paint is red paint and blue paint mixed."
+    )
+    assert colours.run("colours green-blue") == (
+        "green-blue paint is green paint and blue paint mixed; green paint is yellow paint and blue paint mixed."
+    )
+    assert colours.run("colours orange") == "orange paint is red paint and yellow paint mixed."
+    assert colours.run("colours purple") == "purple paint is red paint and blue paint mixed."
+    assert colours.run("colours red") == "red is a primary colour: no two paints mix into it."
+    # no wheel's neighbours: red is not beside green; an unknown colour; no argument
+    assert colours.run("colours red-green").startswith("'red-green' is not on the painter's colour wheel")
+    assert colours.run("colours pink").startswith("'pink' is not on the painter's colour wheel")
+    assert colours.run("colours").startswith("'colours' takes one colour's name, got 'colours'. Usage: colours NAME")
+    assert "pour" not in colours.run("colours blue-violet")  # a fact of the wheel, never the action
+
+
+@pytest.mark.slow
+def test_with_modules_a_tertiary_paint_asks_the_wheel_before_each_pour_in_its_order_and_reaches_100():
+    for traj in gold_with_module("scienceworld-chemistry-mix-paint-tertiary-color", "colours"):
+        pours = [i for i, a in enumerate(traj.actions) if a.startswith("pour cup containing")]
+        assert len(pours) >= 3 and all(traj.actions[i - 1].startswith("colours ") for i in pours), traj.actions
+        answer = traj.steps[pours[0]].observation  # the answer to the call right before the first pour
+        secondary_mix = answer.split("; ")[1]  # "green paint is yellow paint and blue paint mixed."
+        first, second = re.findall(r"(\w+) paint and (\w+) paint", secondary_mix)[0]
+        assert [re.search(r"containing (\w+) paint", traj.actions[i]).group(1) for i in pours[:2]] == [first, second]

@@ -1,4 +1,5 @@
-"""Symbolic modules that know no world: a calculator, a comparison, notes of what was read, a sorter by quantity.
+"""Symbolic modules that know no world: a calculator, a comparison, notes of what was read, a sorter by quantity,
+the painter's colour wheel.
 
 A world's own modules (those that read its sentences or hold its knowledge) live in its folder
 (bct/worlds/<world>/modules/) and reach the registry through `World.modules`. Adding a shared one: a file with a
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from bct.modules.base import Module
 from bct.modules.calc import Calc
+from bct.modules.colours import Colours
 from bct.modules.notes import Notes
 from bct.modules.sortquantity import SortQuantity
 from bct.modules.threshold import Threshold
@@ -17,6 +19,7 @@ MODULES: dict[str, type[Module]] = {
     "threshold": Threshold,
     "sortquantity": SortQuantity,
     "notes": Notes,
+    "colours": Colours,
 }
 
 __all__ = ["MODULES", "Module"]

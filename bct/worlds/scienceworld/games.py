@@ -169,6 +169,10 @@ TASK_MODULES |= dict.fromkeys(INCLINED_PLANES, "slides")
 # circuits' four connections too (a half-built circuit shows no free end in the look)
 CIRCUIT_TASKS = ("test-conductivity", "test-conductivity-of-unknown-substances", *WIRES_IN_ORDER)
 TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")
+# the tertiary paints: which primaries make their secondary is the colour wheel's knowledge, and the folds split the
+# wheel (test's violet is made in no train variation): the `colours` module (bct/modules/colours.py, a public wheel)
+# answers it, asked before each pour of a primary in their gold paths
+TASK_MODULES["chemistry-mix-paint-tertiary-color"] = "colours"
 
 
 def simplifications(game: Game) -> str:

@@ -22,6 +22,7 @@ from bct.worlds.scienceworld import (
     text,
 )
 from bct.worlds.scienceworld.measures import settled_reading
+from bct.worlds.scienceworld.paints import POUR_PRIMARY, made_paint, poured_as_named
 from bct.worlds.scienceworld.plants import answered
 
 RECALL = "recall progress"
@@ -41,12 +42,17 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     threshold just before the first action that names one of the task's boxes (after every reading where the search
     stops at the one that settles the answer, `settled_reading`); with the `notes` module (a task
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
-    `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection.
+    `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection; with
+    `colours` (the tertiary paints) the colour wheel's mixes of the paint to make before each pour of a primary, the
+    simulator's two first pours in the order the answer names them.
     Each step is sent back (read by a search)."""
     params = env.game.param_values
     search = searches.SEARCHES.get(env.game.world_game) if params.get("search") else None
     search = answered if params.get("answer") else search
-    actions = search(env) if search else iter(env.gold_actions())
+    colours = "colours" in gold_modules(env.game, modules)  # asked before each pour of a primary
+    made = made_paint(env.last.task) if colours else None
+    gold = env.gold_actions() if not search else None
+    actions = search(env) if search else iter(poured_as_named(gold, made) if made else gold)
     since = 0  # game actions since the latest recall
     task = env.last.task
     threshold = text.threshold(task, as_written=True) if "threshold" in gold_modules(env.game, modules) else None
@@ -69,6 +75,8 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if slides and action.startswith("focus on"):
             yield "slides"  # both planes' slides, the first long out of view
             slides = False
+        if made and POUR_PRIMARY.match(action):
+            yield f"colours {made}"  # what mixes into it, beside the cups in the look: which is still to pour
         step = yield action
         if circuit and "is now connected to" in step.observation:
             # the connections so far, after each: the fifth needs the second's wire, out of view, and after the sixth

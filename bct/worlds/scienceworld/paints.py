@@ -22,11 +22,35 @@ import random
 import re
 from collections.abc import Generator
 
+from bct.modules.colours import mixed_from
+
 PRIMARIES = ("red", "blue", "yellow")
 _TARGET = re.compile(r"create ([a-z-]+ paint)")
 _MADE = re.compile(r"mix to produce ([a-z-]+ paint)")
 _MIXED = re.compile(r"\(containing ([a-z-]+ paint), ([a-z-]+ paint)\)")
 _POURED = re.compile(r"pour cup containing ([a-z]+) paint")
+POUR_PRIMARY = re.compile(rf"pour cup containing ({'|'.join(PRIMARIES)}) paint\b")
+_TASK_PAINT = re.compile(r"create ([a-z]+(?:-[a-z]+)?) paint")
+
+
+def made_paint(task: str) -> str | None:
+    """The colour a paint task asks to create ("violet-red"), None for a task that makes no paint."""
+    found = _TASK_PAINT.search(task)
+    return found.group(1) if found else None
+
+
+def poured_as_named(gold: list[str], colour: str) -> list[str]:
+    """The simulator's path with its two pours of primaries before the first mix (into one container) in the order
+    the colour wheel names them (bct/modules/colours.py): the answer read before each pour says which comes next. A
+    path that pours into a cup, named by what it holds, keeps its order."""
+    wanted = mixed_from(colour)[-1][1]  # the secondary's two primaries, in the wheel's order
+    mixed = next((i for i, a in enumerate(gold) if a.startswith("mix ")), len(gold))
+    at = [i for i, a in enumerate(gold[:mixed]) if POUR_PRIMARY.match(a)]
+    out = list(gold)
+    into_cup = any(" in cup containing " in gold[i] for i in at)  # the second pour's cup is named by the first's paint
+    if len(at) == 2 and not into_cup and POUR_PRIMARY.match(gold[at[0]]).group(1) == wanted[1]:
+        out[at[0]], out[at[1]] = gold[at[1]], gold[at[0]]
+    return out
 
 
 def paint_search(env) -> Generator[str, object, None]:
