@@ -123,3 +123,17 @@ def test_a_game_given_another_module_is_another_run(train_config, monkeypatch):
     assert train_run_dir(before, train_settings(before)) != train_run_dir(cfg, settings)
     # without modules every game plays as it is: nothing recorded
     assert "played_with" not in train_settings(train_config(*overrides[:1], "modules=false", "model=t5-cpu-scratch"))
+
+
+def test_a_twx_run_recorded_before_its_memory_was_named_memory_twx_is_the_same_run(tmp_path):
+    """A finished run whose record names TWX's memory by its old name ("memory") is found done, not refused."""
+    import json
+
+    from bct.config.runs import claim_run_dir
+
+    settings = {"game": "coin", "modules": "all", "played_with": {"coin": ["calc", "navigation", "memory-twx"]}}
+    old = {**settings, "played_with": {"coin": ["calc", "navigation", "memory"]}}
+    run = tmp_path / "coin-run"
+    run.mkdir()
+    (run / "bct_config.json").write_text(json.dumps({"status": "done", "settings": old}))
+    assert claim_run_dir(settings, run, overwrite=False) is None  # already trained: nothing to do

@@ -312,7 +312,7 @@ def test_the_colours_module_answers_the_painters_wheel_never_which_cup_to_pour()
     assert colours.run("colours red-green").startswith("'red-green' is not on the painter's colour wheel")
     assert colours.run("colours pink").startswith("'pink' is not on the painter's colour wheel")
     assert colours.run("colours").startswith("'colours' takes one colour's name, got 'colours'. Usage: colours NAME")
-    assert "pour" not in colours.run("colours blue-violet")  # a fact of the wheel, never the action
+    assert colours.run("colours blue-violet").endswith("violet paint is red paint and blue paint mixed.")
 
 
 @pytest.mark.slow
@@ -324,3 +324,15 @@ def test_with_modules_a_tertiary_paint_asks_the_wheel_before_each_pour_in_its_or
         secondary_mix = answer.split("; ")[1]  # "green paint is yellow paint and blue paint mixed."
         first, second = re.findall(r"(\w+) paint and (\w+) paint", secondary_mix)[0]
         assert [re.search(r"containing (\w+) paint", traj.actions[i]).group(1) for i in pours[:2]] == [first, second]
+
+
+def test_the_tertiary_gold_pours_the_wheels_first_primary_first_where_both_go_into_one_container():
+    from bct.worlds.scienceworld.paints import poured_as_named
+
+    sim = ["look around", "pour cup containing blue paint in art studio in jug",
+           "pour cup containing yellow paint in art studio in jug", "mix jug", "pour cup containing blue paint in jug"]  # fmt: skip
+    assert poured_as_named(sim, "green-blue")[1:3] == [sim[2], sim[1]]  # the wheel says yellow, then blue
+    assert poured_as_named(sim, "green-blue")[4] == sim[4]  # the pour into the secondary stays where it was
+    into_cup = ["pour cup containing blue paint in art studio in cup containing nothing",
+                "pour cup containing yellow paint in art studio in cup containing blue paint in table", "mix cup"]  # fmt: skip
+    assert poured_as_named(into_cup, "green-blue") == into_cup  # the second cup is named by the first pour: kept

@@ -48,6 +48,8 @@ class LLMAgent(Agent):
         self.concurrency, choice = s.concurrency, s.choice
         self.cache_dir = Path(s.cache_dir) if s.cache_dir else None
         self.constraints, self.one_shot, self.think, self.feedback = s.constraints, s.one_shot, s.think, s.feedback
+        if self.feedback and game is not None and world_of(game).llm_feedback is None:
+            raise UserError(f"agent.feedback=true: {game.world}'s games give no feedback to tell; drop it")
         # an action is a few words; thinking first needs room before the 'Action:' line
         self.max_tokens = s.max_tokens or (512 if s.think else 32)
         self.history_turns, self.guidance, self.choice = s.history_turns, s.guidance, choice

@@ -149,6 +149,9 @@ def claim_run_dir(settings: dict, target: Path, overwrite: bool) -> Path | None:
         before = dict(record.get("settings", {}))
         if isinstance(before.get("model"), dict):  # runs recorded before model_identity kept the tables
             before["model"] = model_identity(before["model"])
+        if isinstance(before.get("played_with"), dict):  # runs recorded before TWX's memory was named memory-twx
+            renamed = {"memory": "memory-twx"}
+            before["played_with"] = {g: [renamed.get(m, m) for m in ms] for g, ms in before["played_with"].items()}
         check_same(
             folder,
             before,

@@ -73,6 +73,8 @@ class Game:
         the preset's default is part of the name (`twc-memory`, `coin-nomemory`), like any variant's."""
         if memory is None or memory == self.memory:
             return self
+        if memory and not self.memory_module:
+            raise UserError(f"memory=true: {self.name} has no working memory in its world; drop memory=true")
         base = self.name
         if self.memory != self.memory_default:
             base = base.removesuffix("-memory" if self.memory else "-nomemory")

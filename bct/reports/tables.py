@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--html", default=None, metavar="FILE", help="also write one self-contained HTML page")
     ap.add_argument("--only", default=None, choices=sorted(reports), help="write and print one world's table alone")
     args = ap.parse_args(argv)
+    if args.only and args.html:
+        ap.error("--only writes one table; drop --html (or --only for the page)")
     rows = collect(args.results_dir, args.fold)
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")

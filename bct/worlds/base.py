@@ -78,7 +78,7 @@ class World:
     # agent.feedback (the LLM paper's seed 003): (the action just taken, score before, score after) -> a sentence told
     # after its observation, "" where the world has none for that action
     llm_feedback: Callable[[str, float, float], str] | None = None
-    policy: ModuleType | None = None  # has_rules(game), Shadow(game, module objects), actions(view): agent=planner
+    policy: ModuleType | None = None  # has_rules, PLAYS, Shadow(game, modules), actions(view): agent=planner
     # tale-suite's environments of its games (protocol=tales): FOLDS, tales_name(game), fold_list(game, fold), TalesEnv
     tales: ModuleType | None = None
     groups: Mapping[str, list[str]] = field(default_factory=dict)  # a name for several games (`scienceworld`)

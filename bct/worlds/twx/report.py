@@ -1,7 +1,7 @@
 """TextWorldExpress's results table: all eight games, with and without memory, beside TALES's figures; and the one
 agent (a generalist) beside the specialists where the results hold one. `python -m bct.report DIR --only twx-table`
-writes it alone (`DIR/twx-table.md`) from the test fold; `python -m bct.report DIR` and its HTML page, from the test
-fold where DIR holds TWX test results, else dev.
+writes it alone (`DIR/twx-table.md`), `python -m bct.report DIR` beside the other worlds' and on its HTML page; from
+the test fold where DIR holds TWX test results, else dev.
 
 Columns: the paper's four games and TWX's other four at TWX's defaults, then the settings TALES
 (2025) published zero-shot LLM figures on. Rows: the T5 agent with modules and memory, with modules
