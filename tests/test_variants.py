@@ -126,3 +126,19 @@ def test_a_variant_its_world_cannot_make_is_marked_refused(tmp_path):
         100,
     )
     assert "| mapreader (modules) | 1.00 (10.1) | not made (its world refused) |" in table
+
+
+def test_a_variant_twx_refuses_to_make_is_cannot_make_in_one_line():
+    """mapreader with 50 rooms: TWX's generator refuses it, and the environment says so as `CannotMake` (a sweep marks
+    the cell; a single run prints the line), naming the game, the seed and what to change."""
+    from bct.core.errors import CannotMake
+    from bct.worlds.registry import open_game
+
+    game = get_game("mapreader").with_params({"numLocations": 50})
+    with (
+        open_game(game, True) as env,
+        pytest.raises(
+            CannotMake, match=r"TextWorldExpress cannot make mapreader-numLocations50 .*choose other game.params"
+        ),
+    ):
+        env.reset(10000, "dev")
