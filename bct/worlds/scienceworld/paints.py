@@ -30,13 +30,12 @@ _MADE = re.compile(r"mix to produce ([a-z-]+ paint)")
 _MIXED = re.compile(r"\(containing ([a-z-]+ paint), ([a-z-]+ paint)\)")
 _POURED = re.compile(r"pour cup containing ([a-z]+) paint")
 POUR_PRIMARY = re.compile(rf"pour cup containing ({'|'.join(PRIMARIES)}) paint\b")
-_TASK_PAINT = re.compile(r"create ([a-z]+(?:-[a-z]+)?) paint")
 
 
 def made_paint(task: str) -> str | None:
     """The colour a paint task asks to create ("violet-red"), None for a task that makes no paint."""
-    found = _TASK_PAINT.search(task)
-    return found.group(1) if found else None
+    found = _TARGET.search(task)
+    return found.group(1).removesuffix(" paint") if found else None
 
 
 def poured_as_named(gold: list[str], colour: str) -> list[str]:
