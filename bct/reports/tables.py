@@ -62,16 +62,13 @@ def main(argv: list[str] | None = None) -> None:
     rows = collect(args.results_dir, args.fold)
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
-    if args.only:
-        md = reports[args.only].table(rows)
-        if not md:
-            raise UserError(f"no results under {args.results_dir} for {args.only}; evaluate one of its games first")
-        write_atomic(out := Path(args.results_dir) / f"{args.only}.md", md)
-        print(f"{md}\nwrote {out}")
-        return
-    Console(width=None if sys.stdout.isatty() else 200).print(console_table(rows))
-    for report in reports.values():  # each world's own tables (its folder's report.py), where the rows hold its games
+    if not args.only:
+        Console(width=None if sys.stdout.isatty() else 200).print(console_table(rows))
+    # each world's own tables (its folder's report.py), where the rows hold its games; with --only that one alone
+    for report in [reports[args.only]] if args.only else reports.values():
         md = report.table(rows)
+        if not md and args.only:
+            raise UserError(f"no results under {args.results_dir} for {args.only}; evaluate one of its games first")
         if md:
             out = Path(args.results_dir) / f"{report.file}.md"
             write_atomic(out, md)
