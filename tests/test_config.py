@@ -238,6 +238,9 @@ def test_secrets_on_the_command_line_are_refused_before_anything_is_saved(tmp_pa
         ("evaluate", ["fold=valid"], "fold=valid: choose one of train, dev, test"),
         ("generate", ["num_games=2.5"], "num_games=2.5: must be a whole number"),
         ("evaluate", ["agent=gpt"], "unknown agent 'gpt'"),
+        # rules across settings: their own sentence, not a traceback
+        ("evaluate", ["protocol=tales", "draw=2"], "protocol=tales plays TALES's seeds 1..num_variations"),
+        ("evaluate", ["fold=dev", "keep_wins=true"], "keep_wins=true keeps won episodes as training data"),
     ],
 )
 def test_settings_name_the_bad_value_in_one_line(command, overrides, says, compose):

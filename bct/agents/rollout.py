@@ -11,7 +11,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, TimeoutError
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from bct.agents.base import Agent, Observation
 from bct.core.errors import UserError
@@ -37,9 +37,10 @@ class EpisodeResult:
     error: str | None = None  # why a failed episode could not go on
     restarts: int = 0  # TALES's loop: the game restarted after a loss, inside the same budget
     final_score: float | None = None  # TALES's loop: the score at the last step (`score` is the best reached)
+    won: list[Step] = field(default_factory=list, repr=False)  # a win: its life's steps, reset first (else none)
 
     def summary(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if k != "history"}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("history", "won")}
 
 
 class Episode:
@@ -136,6 +137,8 @@ class Episode:
             self.history,
             restarts=self.restarts,
             final_score=final if self.tales else None,
+            # the life that won, from its reset: what a gold path of the same variation would be (bct.data.wins)
+            won=self.steps[self.start :] if last and last.success else [],
         )
 
 
@@ -287,7 +290,7 @@ def play(
             queue.appendleft(job)
         else:
             log.warning("%s seed %d failed: %s", ep.game.name, ep.seed, reason)
-            finish(job, replace(ep.result(), stop="failed", error=reason, success=False, score=0.0))
+            finish(job, replace(ep.result(), stop="failed", error=reason, success=False, score=0.0, won=[]))
 
     playing: dict[int, EpisodeRequest] = {}  # id(episode) -> its job
     try:

@@ -18,6 +18,7 @@ from bct.core.files import read_json, read_record
 from bct.core.resume import last_complete_checkpoint
 from bct.data.datasets import mixture
 from bct.data.representation import get_representation
+from bct.data.wins import wins_identity
 from bct.worlds.registry import modules_label, modules_of
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,8 @@ def train_settings(cfg) -> dict:
         values["recent"] = cfg.recent
     if cfg.shuffle_ids:  # recorded where used, so that runs from before the setting keep their folders
         values["shuffle_ids"] = cfg.shuffle_ids
+    if cfg.wins:  # the won episodes by their contents: more wins in the same folder is another run
+        values["wins"] = wins_identity(cfg.wins)
     return values
 
 

@@ -189,6 +189,7 @@ class TrainSettings(Command):
     max_target_length: Annotated[int, Field(ge=4)]
     seed: int
     data_dir: str
+    wins: list[str] = []  # results folders of won train episodes (bct.data.wins), trained on beside the gold paths
     checkpoint_dir: str
     run_name: Optional[PlainName]
     save_strategy: Literal["epoch", "steps", "no"]
@@ -225,8 +226,17 @@ class EvaluateSettings(Command, PlaySettings):
     modules: Optional[Modules]  # null: the checkpoint's (t5), else true
     memory: Optional[bool]  # null: the checkpoint's (t5), else the game's default
     results_dir: str
+    keep_wins: bool = False  # fold=train: each won episode's examples to wins.jsonl too (bct.data.wins)
     progress: bool
     threads: Any
+
+    @model_validator(mode="after")
+    def _wins_from_train(self):
+        if self.keep_wins and self.fold != "train":
+            raise ValueError(
+                "keep_wins=true keeps won episodes as training data: play the train fold (fold=train), never dev or test"
+            )
+        return self
 
 
 class GenerateSettings(Command):

@@ -27,7 +27,7 @@ def one_line(e: ValidationError, schema: type[BaseModel], prefix: str = "") -> s
     """The first of `e`'s errors in one line, its key written as on the command line (`prefix`: where `schema` sits
     in the config, e.g. `agent.`)."""
     errors = e.errors()
-    union = [x for x in errors if x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
+    union = [x for x in errors if x["loc"] and x["loc"][:-1] == errors[0]["loc"][:-1] and _branch(x["loc"][-1])]
     if len(union) > 1:  # a value that fits no type of a union (modules: true, false or all)
         key = prefix + ".".join(str(p) for p in errors[0]["loc"][:-1])
         shown = OmegaConf.to_yaml({"v": errors[0].get("input")}).strip()[3:]
@@ -58,6 +58,8 @@ def _message(schema: type[BaseModel], error: dict, prefix: str = "") -> str:
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
     key = prefix + ".".join(str(p) for p in loc)
     kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "value_error":  # a rule across settings (a model validator's own sentence)
+        return (f"{key}: " if key else "") + error["msg"].removeprefix("Value error, ")
     if kind == "extra_forbidden":
         return f"unknown setting '{key}'; see 'python -m bct.<command> --cfg job' for the settings"
     if kind == "missing":

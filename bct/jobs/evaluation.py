@@ -20,6 +20,7 @@ from bct.core.files import write_json, write_jsonl
 from bct.core.game import Game
 from bct.core.lock import FolderLock
 from bct.core.threads import set_threads
+from bct.data.wins import WINS, append_rows, won_rows
 from bct.worlds.gold import gold_modules
 from bct.worlds.registry import expand_games, from_record, get_game, protocol_seeds, tales_runs, trained_games, world_of
 from bct.worlds.tales import STEPS as TALES_STEPS
@@ -41,6 +42,7 @@ def evaluation_identity(cfg: EvaluateSettings, agent: Agent) -> dict:
         "repeat_limit": None if tales else cfg.repeat_limit or agent.game.repeat_limit,
         **({"protocol": "tales", "tales_version": TALE_SUITE} if tales else {}),
         **({"draw": cfg.draw} if cfg.draw != 1 else {}),
+        **({"keep_wins": True} if cfg.keep_wins else {}),  # a folder played without them has no wins.jsonl
         **agent.settings(),
     }
 
@@ -280,6 +282,9 @@ class Recorder:
         )
 
     def finished(self, result: EpisodeResult) -> None:
+        if self.cfg.keep_wins and result.won:  # before its history: a run cut between the two plays it again
+            a = self.agent
+            append_rows(self.out / WINS, won_rows(a.game, self.cfg.fold, result.seed, a.modules, result.won))
         record = {**result.summary(), "history": result.history}
         with self.histories_file.open("a") as f:  # one whole line per finished episode
             f.write(json.dumps(record, ensure_ascii=False) + "\n")

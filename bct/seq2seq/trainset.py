@@ -12,6 +12,7 @@ from bct.core.game import Game
 from bct.core.source import source_of
 from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.data.entities import shuffle_numbering
+from bct.data.wins import wins_for
 from bct.data.prompt import training_pair
 from bct.worlds.registry import data_modules, modules_label, world_of
 
@@ -57,6 +58,8 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
 def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: int | None = None):
     """The generated rows of the first `num_games` (default: the run's) training games of
     data/<game>/<modules label>/train.jsonl, generated if missing."""
+    from datasets import concatenate_datasets
+
     from bct.data.generation import generate
 
     num_games = num_games or cfg.num_games
@@ -83,9 +86,11 @@ def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: in
         )
     data = load_examples(path)
     seeds = sorted(set(data["seed"]))[:num_games]
-    data = data.filter(
-        lambda s, final: s <= seeds[-1] and (cfg.final_example or not final), input_columns=["seed", "final"]
-    )
+    data = data.filter(lambda s: s <= seeds[-1], input_columns=["seed"])
+    won = wins_for(cfg.wins, game) if cfg.wins else None
+    if won is not None:  # the agent's own won episodes after the gold paths (bct.data.wins)
+        data = concatenate_datasets([data, won.cast(data.features)])
+    data = data.filter(lambda final: cfg.final_example or not final, input_columns=["final"])
 
     if cfg.recent:
         data = data.add_column("before", actions_before(data, cfg.recent))
