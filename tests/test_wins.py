@@ -34,10 +34,14 @@ def test_an_oracle_s_won_episodes_are_its_gold_paths_example_for_example(tmp_pat
 
 
 @pytest.mark.slow
-def test_training_adds_the_won_episodes_to_the_gold_paths_and_names_them_in_the_run(tmp_path, eval_config, train_config):
+def test_training_adds_the_won_episodes_to_the_gold_paths_and_names_them_in_the_run(
+    tmp_path, eval_config, train_config
+):
     wins = tmp_path / "wins"
     out = evaluate(
-        eval_config("agent=oracle", "+game=twc", "fold=train", "num_variations=4", "keep_wins=true", f"results_dir={wins}")
+        eval_config(
+            "agent=oracle", "+game=twc", "fold=train", "num_variations=4", "keep_wins=true", f"results_dir={wins}"
+        )
     )
     plain = train_config(*TINY, "num_games=2")
     with_wins = train_config(*TINY, "num_games=2", f"wins=[{wins}]")
@@ -59,7 +63,9 @@ def test_training_adds_the_won_episodes_to_the_gold_paths_and_names_them_in_the_
 def test_a_variation_won_twice_in_one_file_counts_once_and_dev_wins_are_refused(tmp_path, eval_config, train_config):
     wins = tmp_path / "wins"
     out = evaluate(
-        eval_config("agent=oracle", "+game=twc", "fold=train", "num_variations=1", "keep_wins=true", f"results_dir={wins}")
+        eval_config(
+            "agent=oracle", "+game=twc", "fold=train", "num_variations=1", "keep_wins=true", f"results_dir={wins}"
+        )
     )
     once = (out / "wins.jsonl").read_text()
     (out / "wins.jsonl").write_text(once + once)  # a run cut after the win was written, before its history

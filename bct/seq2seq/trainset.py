@@ -12,8 +12,8 @@ from bct.core.game import Game
 from bct.core.source import source_of
 from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.data.entities import shuffle_numbering
-from bct.data.wins import wins_for
 from bct.data.prompt import training_pair
+from bct.data.wins import wins_for
 from bct.worlds.registry import data_modules, modules_label, world_of
 
 log = logging.getLogger(__name__)
