@@ -2,6 +2,7 @@
 them, never from dev or test."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +11,9 @@ from bct.config.runs import train_settings
 from bct.core.errors import UserError
 from bct.data.datasets import load_examples
 from bct.data.generation import generate
+from bct.data.wins import won_rows
 from bct.jobs.evaluation import evaluate
+from bct.modules.stack import Step
 from bct.worlds.registry import get_game
 
 TINY = ["+game=twc", "model=t5-tiny-scratch", "epochs=1"]
@@ -20,6 +23,18 @@ def test_won_episodes_are_kept_only_from_the_train_fold(compose):
     with pytest.raises(UserError, match="fold=train"):
         compose("evaluate", "agent=oracle", "+game=twc", "fold=dev", "keep_wins=true")
     assert compose("evaluate", "agent=oracle", "+game=twc", "fold=train", "keep_wins=true").keep_wins
+
+
+def test_a_won_life_is_rows_as_its_world_s_gold_rows_are():
+    reset = Step("the task", "You are in the kitchen.", "a kitchen", "nothing", ["open door", "look"], 0.0, False)
+    win = replace(reset, observation="Done.", score=1.0, done=True, success=True, action="open door")
+    twc = won_rows(get_game("twc"), "train", 3, True, [reset, win])
+    assert [(r["target"], r["step"], r["seed"]) for r in twc] == [("open door", 0, 3), ("completed", 1, 3)]
+    assert twc[0]["valid_actions"] == ["open door", "look"]
+    # ScienceWorld's gold rows go without its valid-action list (thousands a step): its won rows too
+    sw = won_rows(get_game("scienceworld-boil"), "train", 3, True, [reset, win])
+    assert [r["source"] for r in sw] == [r["source"] for r in twc] and all(r["valid_actions"] == [] for r in sw)
+    assert won_rows(get_game("twc"), "train", 3, True, []) == []  # not won: nothing
 
 
 @pytest.mark.slow

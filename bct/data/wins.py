@@ -15,6 +15,7 @@ from bct.core.errors import UserError
 from bct.core.game import Game
 from bct.data.datasets import examples, load_examples
 from bct.worlds.gold import Trajectory
+from bct.worlds.registry import world_of
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +23,13 @@ WINS = "wins.jsonl"
 
 
 def won_rows(game: Game, fold: str, seed: int, modules, won: list) -> list[dict]:
-    """The examples of a won life (`EpisodeResult.won`: its steps from the reset), none for an episode not won."""
-    return examples(Trajectory(game.name, fold, seed, modules, steps=won), modules) if won else []
+    """The examples of a won life (`EpisodeResult.won`: its steps from the reset), none for an episode not won;
+    in a world whose parser takes free commands without its valid-action list, as its gold rows are (ScienceWorld's
+    list runs to thousands of commands a step), so that the two map alike in training."""
+    rows = examples(Trajectory(game.name, fold, seed, modules, steps=won), modules) if won else []
+    if world_of(game).free_actions:
+        rows = [r | {"valid_actions": []} for r in rows]
+    return rows
 
 
 def append_rows(path: Path, rows: list[dict]) -> None:
