@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # the other two trainings of the ScienceWorld recipe: with bct-scienceworld, one agent (the README's ensemble row)
 MEMBERS = ("bct-scienceworld-seed43", "bct-scienceworld-seed44")
+# trainings of the recipe now (the colour wheel), kept for its test pass: measured on dev so far
+CANDIDATES = ("bct-scienceworld-colours-seed43",)
 # each released agent, a game it plays, and how it plays there (the settings its row was measured with); the
 # ScienceWorld agent plays as the three trainings it was released with, which loads each of them
 RELEASED = {
@@ -27,7 +29,7 @@ RELEASED = {
 }
 
 
-@pytest.mark.parametrize("name", [*RELEASED, *MEMBERS])
+@pytest.mark.parametrize("name", [*RELEASED, *MEMBERS, *CANDIDATES])
 def test_a_released_agent_is_a_whole_checkpoint_with_its_model_card(name):
     folder = ROOT / "checkpoints" / name
     _, _, run = load_checkpoint(folder)  # a finished bct checkpoint, or a one-line error
