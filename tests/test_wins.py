@@ -11,7 +11,7 @@ from bct.config.runs import train_settings
 from bct.core.errors import UserError
 from bct.data.datasets import load_examples
 from bct.data.generation import generate
-from bct.data.wins import won_rows
+from bct.data.wins import WINS, append_rows, wins_for, won_rows
 from bct.jobs.evaluation import evaluate
 from bct.modules.stack import Step
 from bct.worlds.registry import get_game
@@ -35,6 +35,25 @@ def test_a_won_life_is_rows_as_its_world_s_gold_rows_are():
     sw = won_rows(get_game("scienceworld-boil"), "train", 3, True, [reset, win])
     assert [r["source"] for r in sw] == [r["source"] for r in twc] and all(r["valid_actions"] == [] for r in sw)
     assert won_rows(get_game("twc"), "train", 3, True, []) == []  # not won: nothing
+
+
+def test_a_variation_won_by_several_agents_is_learned_from_its_shortest_win(tmp_path):
+    twc = get_game("twc")
+    reset = Step("the task", "You are in the kitchen.", "a kitchen", "nothing", ["open door", "look"], 0.0, False)
+    detour = replace(reset, observation="You look.", action="look")
+    win = replace(reset, observation="Done.", score=1.0, done=True, success=True, action="open door")
+    for folder, episodes in {"a": [(3, [reset, detour, win]), (4, [reset, win])], "b": [(3, [reset, win])]}.items():
+        (tmp_path / folder).mkdir()
+        for seed, steps in episodes:
+            append_rows(tmp_path / folder / WINS, won_rows(twc, "train", seed, True, steps))
+    both = wins_for([str(tmp_path / "a"), str(tmp_path / "b")], twc)
+    assert sorted(zip(both["seed"], both["target"])) == [
+        (3, "completed"),
+        (3, "open door"),
+        (4, "completed"),
+        (4, "open door"),
+    ]
+    assert len(wins_for([str(tmp_path / "a")], twc).filter(lambda r: r["seed"] == 3)) == 3  # alone, its detour stays
 
 
 @pytest.mark.slow

@@ -59,10 +59,11 @@ def wins_identity(folders: list[str]) -> list[dict]:
 
 def wins_for(folders: list[str], game: Game):
     """The won episodes' rows of `game` under the folders (a `datasets.Dataset`, or None where it has none); a
-    variation played twice in one file (a run resumed after its win was written) counts once: the last."""
+    variation won more than once (by several agents, or a run resumed after its win was written) counts once: its
+    shortest win, the last of equals, so that playing train variations with more agents teaches the tighter route."""
     from datasets import concatenate_datasets
 
-    parts = []
+    parts, best = [], {}  # best: seed -> (steps, order, part, first row, end row)
     for path in wins_files(folders):
         data = load_examples(path)
         if "game" not in data.column_names:
@@ -77,18 +78,22 @@ def wins_for(folders: list[str], game: Game):
                 f"{path} holds won episodes of the {not_train[0]} fold; train only on the train fold's "
                 f"(bct.evaluate fold=train keep_wins=true)"
             )
-        last = {}  # seed -> the first row of its last episode in this file
-        for i, (seed, step) in enumerate(zip(data["seed"], data["step"])):
-            if step == 0:
-                last[seed] = i
-        keep, start = [], 0
-        for i, (seed, step) in enumerate(zip(data["seed"], data["step"])):
-            start = i if step == 0 else start
-            if last.get(seed) == start:
-                keep.append(i)
-        parts.append(data.select(keep))
+        seeds = data["seed"]
+        starts = [i for i, step in enumerate(data["step"]) if step == 0] + [len(data)]
+        for first, end in zip(starts, starts[1:]):
+            seed, order = seeds[first], (len(parts), first)
+            if seed not in best or end - first <= best[seed][0]:
+                best[seed] = (end - first, order, len(parts), first, end)
+        parts.append(data)
     if not parts:
         return None
-    won = concatenate_datasets(parts)
-    log.info("%s: %d examples of the agent's own won episodes (%s)", game.name, len(won), ", ".join(folders))
+    chosen = sorted(best.values(), key=lambda b: b[1])
+    won = concatenate_datasets([parts[p].select(range(a, b)) for _, _, p, a, b in chosen])
+    log.info(
+        "%s: %d examples of the agent's own won episodes, %d variations (%s)",
+        game.name,
+        len(won),
+        len(chosen),
+        ", ".join(folders),
+    )
     return won
