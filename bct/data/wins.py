@@ -63,7 +63,7 @@ def wins_for(folders: list[str], game: Game):
     shortest win, the last of equals, so that playing train variations with more agents teaches the tighter route."""
     from datasets import concatenate_datasets
 
-    parts, best = [], {}  # best: seed -> (steps, order, part, first row, end row)
+    parts, best = [], {}  # best: seed -> (steps, part, first row, end row)
     for path in wins_files(folders):
         data = load_examples(path)
         if "game" not in data.column_names:
@@ -81,14 +81,14 @@ def wins_for(folders: list[str], game: Game):
         seeds = data["seed"]
         starts = [i for i, step in enumerate(data["step"]) if step == 0] + [len(data)]
         for first, end in zip(starts, starts[1:]):
-            seed, order = seeds[first], (len(parts), first)
+            seed = seeds[first]
             if seed not in best or end - first <= best[seed][0]:
-                best[seed] = (end - first, order, len(parts), first, end)
+                best[seed] = (end - first, len(parts), first, end)
         parts.append(data)
     if not parts:
         return None
-    chosen = sorted(best.values(), key=lambda b: b[1])
-    won = concatenate_datasets([parts[p].select(range(a, b)) for _, _, p, a, b in chosen])
+    chosen = sorted(best.values(), key=lambda b: b[1:3])  # in the order they were played
+    won = concatenate_datasets([parts[p].select(range(a, b)) for _, p, a, b in chosen])
     log.info(
         "%s: %d examples of the agent's own won episodes, %d variations (%s)",
         game.name,
