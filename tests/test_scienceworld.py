@@ -587,44 +587,6 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     assert whole._write(["focus on soap"], m, restarted, world)[0] == "look around"  # kept from the lost life
 
 
-def test_a_focus_a_life_was_lost_on_is_not_made_again_after_tales_restarts_the_game():
-    """agent.decisive_lost: the last command before TALES's loop restarted a lost game, a focus (or the number that
-    answered the game's question about one), is passed over in every later life; the focus made in a life that was
-    not lost on it may be made again."""
-    from bct.agents.base import Observation
-    from bct.agents.settings import T5Settings
-    from bct.agents.t5 import T5Agent
-    from bct.data.representation import TextMap
-    from bct.modules.stack import Step
-
-    g, m = get_game("scienceworld-lifespan-longest-lived"), TextMap("", [])
-    world = world_of(g)
-    look = "This outside location is called the outside. Here you see: a crocodile, a moth, a beaver."
-
-    def seen(observation: str, actions: list[str], prompt: str) -> Observation:
-        step = Step("Task Description: focus on the longest-lived animal.", observation, look, "", [], 0.0, False)
-        return Observation(g, "test", 0, False, step, prompt=prompt, actions=actions)
-
-    def play(lost: bool, answered: bool) -> str:
-        a = T5Agent.__new__(T5Agent)  # the choice alone: no model
-        a._start_choosing(T5Settings(untried=True, decisive_per_life=True, decisive_lost=lost))
-        a.start(g, "test", 0, False)
-        first = seen("You move to the outside.", [], "... outside ...")
-        a._note_made(first)
-        a._remember(first, a._write(["focus on moth", "focus on crocodile"], m, first, world)[0])
-        if answered:  # the game asked which moth; "0" made the focus, and the game was lost on it
-            asked = seen("Ambiguous request: Please enter the number ...\n0:\tfocus on moth", ["focus on moth"], "...")
-            a._note_made(asked)
-            a._remember(asked, "0")
-        restarted = seen("You move to the outside.", [], "... outside, restarted ...")
-        a._note_made(restarted)
-        return a._write(["focus on moth", "focus on crocodile"], m, restarted, world)[0]
-
-    for answered in (False, True):
-        assert play(lost=True, answered=answered) == "focus on crocodile"
-        assert play(lost=False, answered=answered) == "focus on moth"  # the same loss again, every life
-
-
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent

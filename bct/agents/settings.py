@@ -97,7 +97,6 @@ class T5Settings(AgentSettings):
     ensemble: list[str] = added([])
     dtype: Literal["auto", "bf16", "fp32"] = added("auto")
     decisive_per_life: bool = added(False)
-    decisive_lost: bool = added(False)
     answer_questions: bool = added(False)
     decisive_best_only: bool = added(False)
 

@@ -2,8 +2,8 @@
 names only things in sight, passing over what this episode already sent at the same prompt (`untried`) and what the
 game answered as changing nothing in the same look and inventory (`skip_idle`), and the same model call's next
 candidate where the parser refused one (`retry_refused`); a decisive command counted once a life of the episode
-(`decisive_per_life`) but one a life was lost on counted for the episode (`decisive_lost`), a question the game asked
-answered first (`answer_questions`), and no decisive command but the model's best (`decisive_best_only`). The model's decoding is bct/agents/t5.py's."""
+(`decisive_per_life`), a question the game asked answered first (`answer_questions`), and no decisive command but the
+model's best (`decisive_best_only`). The model's decoding is bct/agents/t5.py's."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class WrittenChoice:
     `fallback_skip`, for a world whose list of valid actions judges a command)."""
 
     retry_refused = skip_idle = False  # set per agent (`_start_choosing`): off unless asked
-    decisive_per_life = decisive_lost = answer_questions = decisive_best_only = False
+    decisive_per_life = answer_questions = decisive_best_only = False
 
     def _start_choosing(self, settings: T5Settings) -> None:
         """The choice's settings and its per-episode memory (empty: no episode started)."""
@@ -38,11 +38,6 @@ class WrittenChoice:
         # counted for the whole episode kept the agent from making it again (it looked around to the budget's end)
         self.decisive_per_life = settings.decisive_per_life
         self._made: dict[tuple, set[str]] = {}  # per episode: the decisive commands the game took in this life
-        # a restart is the game's word that the life's last command lost it: a focus on the wrong animal, made again
-        # each life, spent the whole budget (the moth's stages: the crocodile egg focused on nine lives running)
-        self.decisive_lost = settings.decisive_lost
-        self._lost: dict[tuple, set[str]] = {}  # per episode: decisive commands a life ended on
-        self._last: dict[tuple, str] = {}  # per episode: the command sent last (the one a restart answers)
         self._asked: dict[tuple, str | None] = {}  # per episode: a decisive command the game answered with a question
         self.answer_questions = settings.answer_questions
         self.decisive_best_only = settings.decisive_best_only
@@ -56,22 +51,16 @@ class WrittenChoice:
         if self.decisive_per_life:
             self._made.pop(episode_key(game, fold, seed), None)
             self._asked.pop(episode_key(game, fold, seed), None)
-            self._lost.pop(episode_key(game, fold, seed), None)
-            self._last.pop(episode_key(game, fold, seed), None)
 
     def _note_made(self, ob: Observation) -> None:
         """With `decisive_per_life`, the decisive commands the game took in this life of the episode. A life begins at
         the episode's first step and again where TALES's loop restarted a lost game (the record of actions is empty
         then). A command the parser refused, or answered with a question (`World.asks`), was not made; one so asked
-        is made by the number that answers it. With `decisive_lost`, a decisive command (or the number answering
-        one) that was the last of a lost life is kept for the rest of the episode."""
+        is made by the number that answers it."""
         if not self.decisive_per_life:
             return
         world, key = world_of(ob.game), ob.episode
         if not ob.actions:
-            last = self._last.pop(key, None)
-            if self.decisive_lost and last is not None and last.startswith(world.decisive):
-                self._lost.setdefault(key, set()).add(last)
             self._made[key], self._asked[key] = set(), None
             return
         sent, answer = ob.actions[-1], ob.step.observation
@@ -180,7 +169,7 @@ class WrittenChoice:
             # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
             # Markov prompt back where it focused first reads as if it never had)
             once = (
-                self._made.get(ob.episode, set()) | self._lost.get(ob.episode, set())
+                self._made.get(ob.episode, set())
                 if self.decisive_per_life
                 else {c for _, c in sent if c.startswith(world.decisive)}
             )
@@ -202,11 +191,7 @@ class WrittenChoice:
         return known[0], known[1:]
 
     def _remember(self, ob: Observation, action: str) -> None:
-        """With `untried`, a command sent at this step is remembered where it was sent; with `decisive_lost`, as the
-        last one sent (a number answering the game's question as the focus it answers)."""
-        if self.decisive_lost:
-            asked = self._asked.get(ob.episode)
-            self._last[ob.episode] = asked if asked and action.isdigit() else action
+        """With `untried`, a command sent at this step is remembered where it was sent."""
         if self.untried:
             self._sent.setdefault(ob.episode, Counter())[self._where(ob), action] += 1
 
