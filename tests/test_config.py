@@ -325,6 +325,9 @@ def test_generate_plans_the_files_bct_train_reads_for_an_experiment(overrides, s
         def filter(self, *args, **kwargs):
             return self
 
+        def add_column(self, name, column):  # the recipe's `recent` record of actions
+            return self
+
     class Read(Exception):
         pass
 
