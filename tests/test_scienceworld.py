@@ -587,6 +587,49 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     assert whole._write(["focus on soap"], m, restarted, world)[0] == "look around"  # kept from the lost life
 
 
+def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_more_and_the_choice_takes_one():
+    from types import SimpleNamespace
+
+    import torch
+
+    from bct.agents.base import Observation
+    from bct.agents.settings import T5Settings
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.modules.stack import Step
+
+    g = get_game("scienceworld-find-non-living-thing")
+    look = "This room is called the kitchen. In it, you see: a glass jar, a chair, a yellow box. A door to the hallway"
+    step = Step("Task Description: find a non-living thing.", "You focus on the glass jar.", look, "", [], 0.75, False)
+    ob = Observation(g, "test", 0, False, step, prompt="... kitchen ...", actions=["focus on glass jar"])
+    m, world = TextMap("", []), world_of(g)
+    agent = T5Agent.__new__(T5Agent)  # the choice alone, and a model call that writes what it is asked for
+    agent._start_choosing(T5Settings(untried=True, decisive_per_life=True, widen=16))
+    agent.widen, agent.model, agent.tokenizer = 16, None, None
+    asked = []
+
+    def beams(model, tokenizer, read, num_beams=0, groups=0):
+        asked.append((len(read[0].input_ids), num_beams, groups))
+        return [["look around", "focus on chair", "move glass jar to yellow box", "move glass jar to yellow box"]]
+
+    agent._beams = beams
+    agent.start(g, "test", 0, False)
+    agent._note_made(Observation(g, "test", 0, False, step, prompt="... start ...", actions=[]))
+    agent._note_made(ob)  # the focus was made this life: not again
+    agent._remember(ob, "look around")  # and it looked around at this very prompt already
+    pool = ["focus on glass jar", "look around"]
+    assert agent._spent(pool, m, ob) and agent._write(pool, m, ob, world)[0] == "look around"  # without: again
+    read = (SimpleNamespace(input_ids=torch.zeros(2, 3), attention_mask=torch.ones(2, 3)), torch.zeros(2, 3, 4))
+    fresh = Observation(g, "test", 1, False, step, prompt="... elsewhere ...", actions=[])
+    agent.start(g, "test", 1, False)
+    pools = [list(pool), ["look around"]]
+    agent._widen([ob, fresh], [m, m], pools, read)
+    assert asked == [(1, 16, 1)]  # one model call, for the spent episode alone, by plain beam search
+    # the new ones after the model's own, never a focus (one this far down is a guess the game does not forgive)
+    assert pools[0] == [*pool, "move glass jar to yellow box"] and pools[1] == ["look around"]
+    assert agent._write(pools[0], m, ob, world)[0] == "move glass jar to yellow box"  # the focus made stays made
+
+
 def test_a_command_the_parser_refuses_is_followed_by_the_same_steps_next_candidate_without_a_model_call():
     from bct.agents.base import Observation
     from bct.agents.t5 import T5Agent

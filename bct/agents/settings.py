@@ -99,6 +99,7 @@ class T5Settings(AgentSettings):
     decisive_per_life: bool = added(False)
     answer_questions: bool = added(False)
     decisive_best_only: bool = added(False)
+    widen: Annotated[int, Field(ge=0)] = added(0)
 
     @field_validator("untried", mode="before")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 
 import torch
 from transformers.modeling_outputs import BaseModelOutput
@@ -15,6 +16,7 @@ from bct.core.game import Game
 from bct.data.prompt import with_recent
 from bct.data.representation import Representation, get_representation
 from bct.seq2seq.decoding import group_beam_search, score_actions
+from bct.worlds.registry import world_of
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +108,7 @@ class T5Agent(WrittenChoice, Agent):
         self.beam_groups, self.diversity_penalty = min(s.beam_groups, s.num_beams), s.diversity_penalty
         self.max_source_length, self.max_target_length = max_source_length, max_target_length
         self.fallback_skip = s.fallback_skip
+        self.widen = s.widen  # more candidates where the model's are spent (`_widen`); 0: none
         self.recent = recent  # the episode's last actions the model reads after the task (the run's `recent`)
         self._start_choosing(s)
         # Episodes per model call. A GPU wants them all at once; on a CPU, beam search over a big batch
@@ -175,6 +178,8 @@ class T5Agent(WrittenChoice, Agent):
         read = self._read(self.model, self.tokenizer, sources)
         pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, read)]
         scores = self._pool(sources, pools, read) if self.rerank else None
+        if self.widen:
+            self._widen(batch, maps, pools, read)
         decisions = []
         for i, (ob, m) in enumerate(zip(batch, maps)):
             cands = pools[i]
@@ -190,16 +195,18 @@ class T5Agent(WrittenChoice, Agent):
         enc = self._encode(sources, tokenizer)
         return enc, model.get_encoder()(**enc).last_hidden_state
 
-    def _beams(self, model, tokenizer, read: tuple) -> list[list[str]]:
-        """Each source's `num_beams` written candidates from one model, best first (`read`: `_read`'s)."""
-        enc, hidden = read
-        if self.beam_groups > 1:  # the original's diverse beam search
+    def _beams(self, model, tokenizer, read: tuple, num_beams: int = 0, groups: int = 0) -> list[list[str]]:
+        """Each source's `num_beams` (default: the agent's) written candidates from one model, best first, in `groups`
+        diverse groups (default: the agent's; 1: plain beam search) (`read`: `_read`'s)."""
+        (input_ids, attention_mask), hidden = (read[0].input_ids, read[0].attention_mask), read[1]
+        num_beams, groups = num_beams or self.num_beams, groups or self.beam_groups
+        if groups > 1:  # the original's diverse beam search
             hyps = group_beam_search(
                 model,
-                enc.input_ids,
-                enc.attention_mask,
-                self.num_beams,
-                self.beam_groups,
+                input_ids,
+                attention_mask,
+                num_beams,
+                groups,
                 self.diversity_penalty,
                 self.max_target_length,
                 hidden=hidden,
@@ -208,15 +215,30 @@ class T5Agent(WrittenChoice, Agent):
         else:
             out = model.generate(
                 encoder_outputs=BaseModelOutput(last_hidden_state=hidden),
-                attention_mask=enc.attention_mask,
-                num_beams=self.num_beams,
-                num_return_sequences=self.num_beams,
+                attention_mask=attention_mask,
+                num_beams=num_beams,
+                num_return_sequences=num_beams,
                 max_new_tokens=self.max_target_length,
                 do_sample=False,
             )
         texts = [t.strip() for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
-        n = len(enc.input_ids)
-        return [texts[i * self.num_beams : (i + 1) * self.num_beams] for i in range(n)]
+        n = len(input_ids)
+        return [texts[i * num_beams : (i + 1) * num_beams] for i in range(n)]
+
+    def _widen(self, batch: list[Observation], maps, pools: list[list[str]], read: tuple) -> None:
+        """`widen`: where every candidate in sight was already tried at this step (`_spent`: the agent would repeat
+        itself: a fifth of the steps of dev's lost runs), the model's `widen` best by plain beam search join its pool
+        (in place, after it; never a decisive command). Eight diverse groups of one beam mostly write the same two or three commands; a wider
+        plain search writes others the choice can take."""
+        spent = [i for i, (ob, m) in enumerate(zip(batch, maps)) if self._spent(pools[i], m, ob)]
+        if not spent:
+            return
+        enc, hidden = read
+        rows = torch.tensor(spent, device=hidden.device)
+        sub = (SimpleNamespace(input_ids=enc.input_ids[rows], attention_mask=enc.attention_mask[rows]), hidden[rows])
+        for i, more in zip(spent, self._beams(self.model, self.tokenizer, sub, self.widen, 1)):
+            decisive = world_of(batch[i].game).decisive  # a focus this far down is a guess the game does not forgive
+            pools[i].extend(c for c in dict.fromkeys(more) if c not in pools[i] and not c.startswith(decisive))
 
     def _pool(self, sources: list[str], pools: list[list[str]], read: tuple) -> list[list[float]]:
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each

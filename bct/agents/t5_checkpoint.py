@@ -17,7 +17,7 @@ from bct.worlds.registry import trained_games, world_of
 # the choice's settings that change what an agent sends, named in its run so that tables keep its rows apart
 LEVERS = {"decisive_per_life": "per-life", "answer_questions": "answers", "decisive_best_only": "best-decisive"}
 # the settings of how written candidates become the command (t5_choice), recorded beside agent_config too
-CHOICE = ("untried", "retry_refused", "skip_idle", "rerank", *LEVERS)
+CHOICE = ("untried", "retry_refused", "skip_idle", "rerank", "widen", *LEVERS)
 
 
 def check_against_run(checkpoint, trained: dict, games: list[Game], game, modules, memory) -> Game:
@@ -106,6 +106,7 @@ def run_name(
         Path(checkpoint).name
         + (f"-ensemble{1 + len(members)}" if members else ("-rerank" if settings.rerank else ""))
         + "".join(f"-{flag}" for key, flag in LEVERS.items() if getattr(settings, key))
+        + (f"-widen{settings.widen}" if settings.widen else "")
         + ("" if game == trained_on and num_games == 1 else f"-on-{game.name}")
         + ("-rank" if settings.decoding == "rank" else ("-beam" if settings.beam_groups == 1 else ""))
         + (f"-{played}" if trained_in and played != trained_in else "")

@@ -147,6 +147,23 @@ class WrittenChoice:
         written = [m.concrete(c) for c in cands]
         if world.knows is None:
             return written[0], written[1:]
+        known, written = self._options(cands, written, m, ob, world)
+        if self.untried:
+            unsent, once = self._unsent(ob, world)
+            fresh = [c for c in known if unsent(c)]
+            if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
+                # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
+                fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
+            again = [c for c in known if c not in once]
+            if not (fresh or again) and world.neutral:  # all it wrote is a focus it made: a second one ends the task
+                return world.neutral, []
+            pool = fresh or again or known
+            return pool[0], pool[1:]
+        return known[0], known[1:]
+
+    def _options(self, cands: list[str], written: list[str], m, ob: Observation, world) -> tuple[list[str], list[str]]:
+        """`_write`'s candidates before `untried`: those in sight (never empty: the model's best where none is), and
+        the written ones less those answered idle here (`skip_idle`)."""
         step = ob.step
         text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
         known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
@@ -161,34 +178,38 @@ class WrittenChoice:
         if self.skip_idle:  # where every candidate was answered idle here, the model's best goes as before
             live = self._not_idle(ob, written)
             known, written = [c for c in known if c in live], live or written
-        known = known or written[:1]  # "": no command
-        if self.untried:
-            sent = self._sent.get(ob.episode, Counter())
-            where = self._where(ob)
+        return known or written[:1], written  # "": no command
 
-            # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
-            # Markov prompt back where it focused first reads as if it never had)
-            once = (
-                self._made.get(ob.episode, set())
-                if self.decisive_per_life
-                else {c for _, c in sent if c.startswith(world.decisive)}
-            )
+    def _unsent(self, ob: Observation, world) -> tuple:
+        """With `untried`: whether a command is still to be tried at this step (not sent here, a wait fewer than
+        `World.patience` times, not a decisive command already made), and those decisive ones made."""
+        sent = self._sent.get(ob.episode, Counter())
+        where = self._where(ob)
+        # a decisive command goes once an episode, wherever (no gold path focuses on the same thing twice; a
+        # Markov prompt back where it focused first reads as if it never had)
+        once = (
+            self._made.get(ob.episode, set())
+            if self.decisive_per_life
+            else {c for _, c in sent if c.startswith(world.decisive)}
+        )
 
-            def unsent(c: str) -> bool:
-                times, verb = sent[where, c], c.split()[:1]
-                waiting = bool(verb) and verb[0] in world.waits
-                return c not in once and (not times or (waiting and times < world.patience))
+        def unsent(c: str) -> bool:
+            times, verb = sent[where, c], c.split()[:1]
+            waiting = bool(verb) and verb[0] in world.waits
+            return c not in once and (not times or (waiting and times < world.patience))
 
-            fresh = [c for c in known if unsent(c)]
-            if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
-                # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
-                fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
-            again = [c for c in known if c not in once]
-            if not (fresh or again) and world.neutral:  # all it wrote is a focus it made: a second one ends the task
-                return world.neutral, []
-            pool = fresh or again or known
-            return pool[0], pool[1:]
-        return known[0], known[1:]
+        return unsent, once
+
+    def _spent(self, cands: list[str], m, ob: Observation) -> bool:
+        """With `untried`, whether every candidate in sight was already tried at this step (`_unsent`): the model's
+        candidates are spent and the agent would repeat itself (`widen` asks for more)."""
+        world = world_of(ob.game)
+        if not (self.untried and cands and world.free_actions and world.knows is not None):
+            return False
+        written = [m.concrete(c) for c in cands]
+        known, _ = self._options(cands, written, m, ob, world)
+        unsent, _ = self._unsent(ob, world)
+        return not any(unsent(c) for c in known)
 
     def _remember(self, ob: Observation, action: str) -> None:
         """With `untried`, a command sent at this step is remembered where it was sent."""
