@@ -610,7 +610,15 @@ def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_
 
     def beams(model, tokenizer, read, num_beams=0, groups=0):
         asked.append((len(read[0].input_ids), num_beams, groups))
-        return [["look around", "focus on chair", "move glass jar to yellow box", "move glass jar to yellow box"]]
+        return [
+            [
+                "look around",
+                "focus on chair",
+                "look at dove",
+                "move glass jar to yellow box",
+                "move glass jar to yellow box",
+            ]
+        ]
 
     agent._beams = beams
     agent.start(g, "test", 0, False)
@@ -625,7 +633,8 @@ def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_
     pools = [list(pool), ["look around"]]
     agent._widen([ob, fresh], [m, m], pools, read)
     assert asked == [(1, 16, 1)]  # one model call, for the spent episode alone, by plain beam search
-    # the new ones after the model's own, never a focus (one this far down is a guess the game does not forgive)
+    # the new ones after the model's own, only those in sight (no dove here: sent, it would break a repeat that was
+    # right), never a focus (one this far down is a guess the game does not forgive)
     assert pools[0] == [*pool, "move glass jar to yellow box"] and pools[1] == ["look around"]
     assert agent._write(pools[0], m, ob, world)[0] == "move glass jar to yellow box"  # the focus made stays made
 

@@ -228,7 +228,7 @@ class T5Agent(WrittenChoice, Agent):
     def _widen(self, batch: list[Observation], maps, pools: list[list[str]], read: tuple) -> None:
         """`widen`: where every candidate in sight was already tried at this step (`_spent`: the agent would repeat
         itself: a fifth of the steps of dev's lost runs), the model's `widen` best by plain beam search join its pool
-        (in place, after it; never a decisive command). Eight diverse groups of one beam mostly write the same two or three commands; a wider
+        (in place, after it; only those in sight, never a decisive command). Eight diverse groups of one beam mostly write the same two or three commands; a wider
         plain search writes others the choice can take."""
         spent = [i for i, (ob, m) in enumerate(zip(batch, maps)) if self._spent(pools[i], m, ob)]
         if not spent:
@@ -237,8 +237,13 @@ class T5Agent(WrittenChoice, Agent):
         rows = torch.tensor(spent, device=hidden.device)
         sub = (SimpleNamespace(input_ids=enc.input_ids[rows], attention_mask=enc.attention_mask[rows]), hidden[rows])
         for i, more in zip(spent, self._beams(self.model, self.tokenizer, sub, self.widen, 1)):
-            decisive = world_of(batch[i].game).decisive  # a focus this far down is a guess the game does not forgive
-            pools[i].extend(c for c in dict.fromkeys(more) if c not in pools[i] and not c.startswith(decisive))
+            ob, m, world = batch[i], maps[i], world_of(batch[i].game)
+            more = [c for c in dict.fromkeys(more) if c not in pools[i]]
+            # only what is in sight: a wider search writes more names the step does not show, and one sent breaks
+            # a repeat that was right (looking again at the plane the block slides down); a focus this far down is a
+            # guess the game does not forgive
+            seen = set(self._in_sight(more, [m.concrete(c) for c in more], m, ob, world))
+            pools[i].extend(c for c in more if m.concrete(c) in seen and not m.concrete(c).startswith(world.decisive))
 
     def _pool(self, sources: list[str], pools: list[list[str]], read: tuple) -> list[list[float]]:
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each

@@ -165,8 +165,7 @@ class WrittenChoice:
         """`_write`'s candidates before `untried`: those in sight (never empty: the model's best where none is), and
         the written ones less those answered idle here (`skip_idle`)."""
         step = ob.step
-        text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
-        known = [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
+        known = self._in_sight(cands, written, m, ob, world)
         if self.decisive_best_only and written[0].startswith(world.decisive) and written[0] not in known:
             # its best was a decisive command naming what is not in sight: a lower-ranked one is a guess the game does
             # not forgive (asked for a moth egg it did not see, it focused on the crocodile it saw)
@@ -179,6 +178,12 @@ class WrittenChoice:
             live = self._not_idle(ob, written)
             known, written = [c for c in known if c in live], live or written
         return known or written[:1], written  # "": no command
+
+    def _in_sight(self, cands: list[str], written: list[str], m, ob: Observation, world) -> list[str]:
+        """The written candidates (`cands` as the model wrote them) that name only what the step shows."""
+        step = ob.step
+        text = " ".join((step.observation, step.look, step.inventory))  # not the task: it names what is elsewhere
+        return [c for c, a in zip(written, cands) if c.strip() and world.knows(c, text) and m.in_sight(a)]
 
     def _unsent(self, ob: Observation, world) -> tuple:
         """With `untried`: whether a command is still to be tried at this step (not sent here, a wait fewer than
