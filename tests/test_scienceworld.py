@@ -626,7 +626,10 @@ def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_
     agent._note_made(ob)  # the focus was made this life: not again
     agent._remember(ob, "look around")  # and it looked around at this very prompt already
     pool = ["focus on glass jar", "look around"]
-    assert agent._spent(pool, m, ob) and agent._write(pool, m, ob, world)[0] == "look around"  # without: again
+    assert agent._write(pool, m, ob, world)[0] == "look around"  # without more: again
+    assert not agent._spent(pool, m, ob)  # a second look is often right (the recipe read again): no more asked
+    agent._remember(ob, "look around")
+    assert agent._spent(pool, m, ob)  # a third: a loop
     read = (SimpleNamespace(input_ids=torch.zeros(2, 3), attention_mask=torch.ones(2, 3)), torch.zeros(2, 3, 4))
     fresh = Observation(g, "test", 1, False, step, prompt="... elsewhere ...", actions=[])
     agent.start(g, "test", 1, False)

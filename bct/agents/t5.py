@@ -226,10 +226,11 @@ class T5Agent(WrittenChoice, Agent):
         return [texts[i * num_beams : (i + 1) * num_beams] for i in range(n)]
 
     def _widen(self, batch: list[Observation], maps, pools: list[list[str]], read: tuple) -> None:
-        """`widen`: where every candidate in sight was already tried at this step (`_spent`: the agent would repeat
-        itself: a fifth of the steps of dev's lost runs), the model's `widen` best by plain beam search join its pool
-        (in place, after it; only those in sight, never a decisive command). Eight diverse groups of one beam mostly write the same two or three commands; a wider
-        plain search writes others the choice can take."""
+        """`widen`: where every candidate in sight was already tried at this step and the agent would send one a third
+        time there (`_spent`: a loop; repeats at one prompt are a fifth of the steps of dev's lost runs), the model's
+        `widen` best by plain beam search join its pool (in place, after it; only those in sight, never a decisive
+        command). Eight diverse groups of one beam mostly write the same two or three commands; a wider plain search
+        writes others the choice can take."""
         spent = [i for i, (ob, m) in enumerate(zip(batch, maps)) if self._spent(pools[i], m, ob)]
         if not spent:
             return

@@ -205,16 +205,20 @@ class WrittenChoice:
 
         return unsent, once
 
-    def _spent(self, cands: list[str], m, ob: Observation) -> bool:
-        """With `untried`, whether every candidate in sight was already tried at this step (`_unsent`): the model's
-        candidates are spent and the agent would repeat itself (`widen` asks for more)."""
+    def _spent(self, cands: list[str], m, ob: Observation, loop: int = 2) -> bool:
+        """With `untried`, whether the command the choice would send was sent at this very step `loop` times already,
+        every candidate in sight tried here: a loop, not a second look (`widen` asks for more). Once is often right:
+        the recipe read again, the plane looked at again after a wait."""
         world = world_of(ob.game)
         if not (self.untried and cands and world.free_actions and world.knows is not None):
             return False
         written = [m.concrete(c) for c in cands]
         known, _ = self._options(cands, written, m, ob, world)
         unsent, _ = self._unsent(ob, world)
-        return not any(unsent(c) for c in known)
+        if any(unsent(c) for c in known):
+            return False
+        action = self._write(cands, m, ob, world)[0]
+        return self._sent.get(ob.episode, Counter())[self._where(ob), action] >= loop
 
     def _remember(self, ob: Observation, action: str) -> None:
         """With `untried`, a command sent at this step is remembered where it was sent."""
