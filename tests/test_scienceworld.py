@@ -255,7 +255,10 @@ def test_the_one_command_goes_from_nothing_to_the_per_task_table_on_one_task(tmp
     assert played == ["dev", "dev"], r.stdout[-2000:]
     loops = [json.loads(p.read_text()).get("protocol") for p in results.glob("*/*/dev-*/results.json")]
     assert sorted(map(str, loops)) == ["None"] * 3 + ["tales"] * 3  # the agent, oracle and random, each both ways
-    assert "| scienceworld-nomemory-rerank-per-life-answers-best-decisive | " in (results / "recipes.md").read_text()
+    assert (
+        "| scienceworld-nomemory-rerank-per-life-answers-best-decisive-widen16 | "
+        in (results / "recipes.md").read_text()
+    )
     assert "done in" in r.stdout
 
 
