@@ -198,7 +198,8 @@ class T5Agent(WrittenChoice, Agent):
     def _beams(self, model, tokenizer, read: tuple, num_beams: int = 0, groups: int = 0) -> list[list[str]]:
         """Each source's `num_beams` (default: the agent's) written candidates from one model, best first, in `groups`
         diverse groups (default: the agent's; 1: plain beam search) (`read`: `_read`'s)."""
-        (input_ids, attention_mask), hidden = (read[0].input_ids, read[0].attention_mask), read[1]
+        enc, hidden = read
+        input_ids, attention_mask = enc.input_ids, enc.attention_mask
         num_beams, groups = num_beams or self.num_beams, groups or self.beam_groups
         if groups > 1:  # the original's diverse beam search
             hyps = group_beam_search(
@@ -240,11 +241,12 @@ class T5Agent(WrittenChoice, Agent):
         for i, more in zip(spent, self._beams(self.model, self.tokenizer, sub, self.widen, 1)):
             ob, m, world = batch[i], maps[i], world_of(batch[i].game)
             more = [c for c in dict.fromkeys(more) if c not in pools[i]]
+            concrete = [m.concrete(c) for c in more]
             # only what is in sight: a wider search writes more names the step does not show, and one sent breaks
             # a repeat that was right (looking again at the plane the block slides down); a focus this far down is a
             # guess the game does not forgive
-            seen = set(self._in_sight(more, [m.concrete(c) for c in more], m, ob, world))
-            pools[i].extend(c for c in more if m.concrete(c) in seen and not m.concrete(c).startswith(world.decisive))
+            seen = set(self._in_sight(more, concrete, m, ob, world))
+            pools[i].extend(c for c, w in zip(more, concrete) if w in seen and not w.startswith(world.decisive))
 
     def _pool(self, sources: list[str], pools: list[list[str]], read: tuple) -> list[list[float]]:
         """An ensemble's step (`members`): every member's candidates join the model's (`pools`, in place), and each

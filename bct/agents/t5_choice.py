@@ -212,13 +212,9 @@ class WrittenChoice:
         world = world_of(ob.game)
         if not (self.untried and cands and world.free_actions and world.knows is not None):
             return False
-        written = [m.concrete(c) for c in cands]
-        known, _ = self._options(cands, written, m, ob, world)
-        unsent, _ = self._unsent(ob, world)
-        if any(unsent(c) for c in known):
-            return False
-        action = self._write(cands, m, ob, world)[0]
-        return self._sent.get(ob.episode, Counter())[self._where(ob), action] >= loop
+        # the choice sends an untried command in sight whenever there is one: what it sends here was tried, or not
+        action, unsent = self._write(cands, m, ob, world)[0], self._unsent(ob, world)[0]
+        return not unsent(action) and self._sent.get(ob.episode, Counter())[self._where(ob), action] >= loop
 
     def _remember(self, ob: Observation, action: str) -> None:
         """With `untried`, a command sent at this step is remembered where it was sent."""
