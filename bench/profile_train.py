@@ -3,12 +3,12 @@ optimizer, timed apart on the batches the trainer would draw, for the preset and
 trainer's own step (`training_step` and the optimizer, as `Seq2SeqTrainer.train` runs them) on the same
 batches, so that what the trainer adds per step shows. On the GPU when there is one (timings synchronised).
 
-    python bench/profile_train.py [--game sorting] [--model t5-cpu-scratch] [--steps 200] [--precision fp32 bf16] [key=value ...]
+    python bench/profile_train.py [--game sorting] [--model t5-cpu-scratch] [--steps 200] [key=value ...] [--precision fp32 bf16]
 
 Extra key=value arguments are bct.train overrides (e.g. batch_size=16, or +experiment=scienceworld with
-`--game ""`). `--precision bf16` runs the forward pass under bf16 autocast (the trainer: `bf16=True`); several
-precisions are timed one after the other from the same initial weights on the same batches, and the last line
-gives each one's trainer step as a ratio to the first's. Prints milliseconds per step for each part and its
+`--game ""`), written before `--precision`, which takes the rest of the line. `--precision bf16` runs the forward
+pass under bf16 autocast (the trainer: `bf16=True`); several precisions are timed one after the other from the same
+initial weights on the same batches, and the last line gives each one's trainer step as a ratio to the first's. Prints milliseconds per step for each part and its
 share, the tokens per example, the trainer's step beside the hand-written one.
 """
 
