@@ -8,8 +8,9 @@ batches, so that what the trainer adds per step shows. On the GPU when there is 
 Extra key=value arguments are bct.train overrides (e.g. batch_size=16, or +experiment=scienceworld with
 `--game ""`), written before `--precision`, which takes the rest of the line. `--precision bf16` runs the forward
 pass under bf16 autocast (the trainer: `bf16=True`); several precisions are timed one after the other from the same
-initial weights on the same batches, and the last line gives each one's trainer step as a ratio to the first's. Prints milliseconds per step for each part and its
-share, the tokens per example, the trainer's step beside the hand-written one.
+initial weights on the same batches. Prints, per precision, milliseconds per step for each part and its share, the
+tokens per example and the trainer's step beside the hand-written one; the last line gives each precision's trainer
+step as a ratio to the first's.
 """
 
 from __future__ import annotations
@@ -62,12 +63,8 @@ def main() -> None:
             model = copy.deepcopy(initial)
             trainer_steps[precision] = profile(model, tokenizer, encoded, cfg, tmp, device, precision, args.steps, now)
         first, base = next(iter(trainer_steps.items()))
-        print(
-            "the trainer's step against "
-            + first
-            + ": "
-            + ", ".join(f"{name} {base / seconds:.2f}x as fast" for name, seconds in trainer_steps.items())
-        )
+        ratios = ", ".join(f"{name} {base / seconds:.2f}x as fast" for name, seconds in trainer_steps.items())
+        print(f"the trainer's step against {first}: {ratios}")
 
 
 def profile(model, tokenizer, encoded, cfg, tmp, device, precision, steps, now) -> float:
