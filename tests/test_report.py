@@ -166,3 +166,46 @@ def test_the_per_task_table_keeps_folds_and_trainings_apart_and_leaves_tales_loo
     header = scienceworld_table(collect(tmp_path)).splitlines()[0]
     columns = [c.split(":")[0].strip() for c in header.split(" | ")[1:]]
     assert sorted(columns) == ["recipe [seed42] (dev)", "recipe [seed42] (test)", "recipe [seed43] (dev)"]
+
+
+def _pass(root, training, game, scores):
+    """One pass of one training on one game, bct's loop: results.json with its runs (variation seeds 1, 2, ...)."""
+    out = root / training / f"recipe-on-{game}" / "dev-x"
+    out.mkdir(parents=True)
+    runs = [{"seed": i + 1, "score": s} for i, s in enumerate(scores)]
+    r = {"game": game, "modules": True, "fold": "dev", "agent": "t5", "avg_score": sum(scores) / len(scores),
+         "avg_steps": 10.0, "avg_env_steps": 10.0, "num_variations": len(scores),
+         "settings": {"checkpoint": f"/ckpt/{training}"}, "per_variation": runs}  # fmt: skip
+    (out / "results.json").write_text(json.dumps(r))
+
+
+def test_two_passes_of_the_same_weights_are_compared_run_by_run_with_an_interval(tmp_path, cli, one_line):
+    """`bct.report A --against B`: a lever's pass against the pass without it, the same episodes paired."""
+    from bct.reports.paired import compare, per_episode
+
+    lever, base = tmp_path / "lever", tmp_path / "base"
+    for training in ("seed42", "seed43"):
+        _pass(base, training, "boil", [0.2, 0.5, 1.0, 1.0])
+        _pass(base, training, "find-plant", [1.0, 1.0])
+    _pass(lever, "seed42", "boil", [1.0, 0.5, 1.0, 1.0])  # one run up
+    _pass(lever, "seed42", "find-plant", [1.0, 1.0])
+    _pass(lever, "seed43", "boil", [0.2, 0.5, 1.0, 0.6])  # one run down
+    _pass(lever, "seed43", "find-plant", [1.0, 1.0])
+    _pass(lever, "seed44", "boil", [1.0])  # weights the other pass never played: left out, and said
+    result = compare(per_episode(lever), per_episode(base))
+    by = {Path(r["weights"][0]).name: r for r in result["trainings"]}
+    assert (by["seed42"]["changed"], by["seed42"]["up"], by["seed43"]["down"]) == (1, 1, 1)
+    assert by["seed42"]["diff"] == pytest.approx(0.8 / 4 / 2)  # boil's mean +0.2, find-plant level: mean of games
+    assert result["diff"] == pytest.approx((0.1 - 0.05) / 2)
+    low, high = result["interval"]
+    assert low < 0 < high and low <= result["diff"] <= high  # one run up, one down: no sign to choose by
+    assert result["only_a"] == 1 and result["only_b"] == 0
+    r = cli("bct.report", str(lever), "--against", str(base))
+    assert r.returncode == 0, r.stderr[-2000:]
+    row = next(line for line in r.stdout.splitlines() if line.startswith("| seed42 |"))
+    assert row.startswith("| seed42 | 2 | 6 | 0.93") and row.endswith("| +0.100 | 1 (1 / 0) |")  # 0.9375 against 0.8375
+    assert "- seed43, boil: 0.575, 0.675 (-0.100)" in r.stdout  # the games that moved, each training's
+    assert "Unmatched evaluations, left out: 1 in A, 0 in B" in r.stdout
+    other = tmp_path / "other"
+    _pass(other, "seed99", "boil", [0.5])
+    one_line(cli("bct.report", str(lever), "--against", str(other)), "--against compares two passes of the same")

@@ -2,6 +2,7 @@
 
 python -m bct.report [results_dir] [--fold dev]
 python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
+python -m bct.report results/lever --against results/base   # two passes, episode by episode (bct/reports/paired.py)
 
 Beside the table of every evaluation, each world's own tables (`World.reports`: TWX's eight games, ScienceWorld's
 tasks and recipes, TextWorld's games), each written to DIR/<its file>.md where the results hold that world's games.
@@ -56,9 +57,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--fold", default=None, choices=FOLDS)
     ap.add_argument("--html", default=None, metavar="FILE", help="also write one self-contained HTML page")
     ap.add_argument("--only", default=None, choices=sorted(reports), help="write and print one world's table alone")
+    ap.add_argument(
+        "--against",
+        default=None,
+        metavar="DIR",
+        help="compare with another pass of the same weights, episode by episode",
+    )
     args = ap.parse_args(argv)
     if args.only and args.html:
         ap.error("--only writes one table; drop --html (or --only for the page)")
+    if args.against:
+        if args.only or args.html:
+            ap.error("--against prints the paired comparison alone; drop --only and --html")
+        from bct.reports import paired
+
+        a, b = paired.per_episode(args.results_dir, args.fold), paired.per_episode(args.against, args.fold)
+        result = paired.compare(a, b)
+        if not result["trainings"]:
+            raise UserError(
+                f"no episode of {args.results_dir} was played by the same weights on the same game, fold, draw and "
+                f"loop in {args.against}; --against compares two passes of the same checkpoints"
+            )
+        print(paired.table(result, args.results_dir, args.against))
+        return
     rows = collect(args.results_dir, args.fold)
     if not rows:
         raise UserError(f"no results.json under {args.results_dir}; run 'python -m bct.evaluate' first")
