@@ -51,7 +51,7 @@ def per_episode(results_dir: str | Path, fold: str | None = None) -> dict[tuple,
 
 def compare(a: dict[tuple, dict[int, list[float]]], b: dict[tuple, dict[int, list[float]]], seed: int = 0) -> dict:
     """The paired comparison of two passes (`per_episode` of each): per set of weights, the two pass scores (mean of
-    per-game means over the games both played), their difference and the episodes that changed; over the weights,
+    per-game means over the games both played), their difference and the runs that changed; over the weights,
     the mean difference and its 95% paired-bootstrap interval; and the games where any episode changed."""
     by_weights: dict[tuple, dict[str, tuple[np.ndarray, np.ndarray]]] = defaultdict(dict)
     for key in sorted(set(a) & set(b)):
@@ -68,7 +68,7 @@ def compare(a: dict[tuple, dict[int, list[float]]], b: dict[tuple, dict[int, lis
             {
                 "weights": weights,
                 "games": len(played),
-                "episodes": sum(len(x) for x, _ in played.values()),
+                "runs": sum(len(x) for x, _ in played.values()),
                 "a": pa,
                 "b": pb,
                 "diff": pa - pb,
@@ -108,7 +108,7 @@ def table(result: dict, name_a: str, name_b: str) -> str:
     ]
     for r in result["trainings"]:
         lines.append(
-            f"| {short(r['weights'])} | {r['games']} | {r['episodes']} | {r['a']:.3f} | {r['b']:.3f} | "
+            f"| {short(r['weights'])} | {r['games']} | {r['runs']} | {r['a']:.3f} | {r['b']:.3f} | "
             f"{r['diff']:+.3f} | {r['changed']} ({r['up']} / {r['down']}) |"
         )
     low, high = result["interval"]
