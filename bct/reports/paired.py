@@ -4,8 +4,8 @@ episode, for a choice made on dev (an agent setting, a lever).
 Episodes are matched by the weights that played them (checkpoint, and an ensemble's members), the game, the fold, its
 draw, the loop and the variation; a pass's score is the mean over its games of each game's mean, and the trainings'
 mean is the figure a recipe reports. The interval is a paired bootstrap over episodes (each game's variations drawn
-again with replacement, the same ones on both sides): a lever that moves a handful of runs gets an interval that
-straddles zero, however its mean came out.
+again with replacement, the same ones on both sides; the trainings held fixed): a lever that moves a handful of
+runs, some up and some down, gets an interval across zero, however its mean came out.
 """
 
 from __future__ import annotations

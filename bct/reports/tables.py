@@ -2,7 +2,7 @@
 
 python -m bct.report [results_dir] [--fold dev]
 python -m bct.report results --html report.html   # one self-contained page: table, chart, every episode
-python -m bct.report results/lever --against results/base   # two passes, episode by episode (bct/reports/paired.py)
+python -m bct.report results/lever --against results/base   # two passes, run by run (bct/reports/paired.py)
 
 Beside the table of every evaluation, each world's own tables (`World.reports`: TWX's eight games, ScienceWorld's
 tasks and recipes, TextWorld's games), each written to DIR/<its file>.md where the results hold that world's games.
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         "--against",
         default=None,
         metavar="DIR",
-        help="compare with another pass of the same weights, episode by episode",
+        help="compare with another pass of the same weights, run by run",
     )
     args = ap.parse_args(argv)
     if args.only and args.html:
