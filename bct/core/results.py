@@ -57,6 +57,12 @@ def agent_name(r: dict) -> str:
     return r["run"].split("-on-")[0] if r["agent"] == "t5" else r["agent"]
 
 
+def training(r: dict) -> tuple[str, ...]:
+    """The weights that played a row: its checkpoint, with an ensemble's other members."""
+    s = r.get("settings", {})
+    return (s.get("checkpoint") or r["agent"], *(m["checkpoint"] for m in s.get("ensemble", [])))
+
+
 def episodes(row: dict) -> list[dict]:
     """The played episodes of one evaluation (its histories.jsonl, beside results.json), in seed order;
     [] where the evaluation wrote none. A damaged line is skipped with a warning."""

@@ -18,7 +18,7 @@ from statistics import mean
 import numpy as np
 
 from bct.core.errors import UserError
-from bct.core.results import collect, tales_loop
+from bct.core.results import collect, tales_loop, training
 from bct.worlds.registry import from_record, tales_runs
 
 RESAMPLES = 2000
@@ -26,9 +26,8 @@ RESAMPLES = 2000
 
 def evaluation_key(r: dict) -> tuple:
     """What must be the same for two evaluations to be the same episodes: weights, game, fold, draw and loop."""
-    s = r.get("settings", {})
-    weights = (s.get("checkpoint") or r["agent"], *(m["checkpoint"] for m in s.get("ensemble", [])))
-    return weights, r["game"], r["fold"], s.get("draw", 1), s.get("protocol", r.get("protocol", "bct"))
+    draw = r.get("settings", {}).get("draw", 1)
+    return training(r), r["game"], r["fold"], draw, "tales" if tales_loop(r) else "bct"
 
 
 def per_episode(results_dir: str | Path, fold: str | None = None) -> dict[tuple, dict[int, list[float]]]:

@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import mean
 
-from bct.core.results import agent_name, best_in_play, tales_loop, usual
+from bct.core.results import agent_name, best_in_play, tales_loop, training, usual
 from bct.worlds.base import Report
 from bct.worlds.scienceworld.games import GROUPS
 from bct.worlds.tales import STEPS
@@ -116,12 +116,6 @@ def measure(r: dict) -> str:
     s = r.get("settings", {})
     name = r["fold"] + (", second draw" if s.get("draw", 1) == 2 else "")
     return name + (" (TALES's loop)" if s.get("protocol") == "tales" else "")
-
-
-def training(r: dict) -> tuple[str, ...]:
-    """The weights that played a row: its checkpoint, with an ensemble's other members."""
-    s = r.get("settings", {})
-    return (s.get("checkpoint") or r["agent"], *(m["checkpoint"] for m in s.get("ensemble", [])))
 
 
 def tales_score(r: dict) -> float:
