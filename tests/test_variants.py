@@ -35,6 +35,32 @@ def test_a_variant_is_named_by_what_it_changes_and_read_back_from_its_record():
         get_game("mapreader").with_params({"numLocations": 80})
 
 
+def test_a_checkpoint_plays_each_game_with_the_module_it_was_trained_with():
+    """A task given a module after a run trained (identify-life-stages-1's `stages`) is played by that run without
+    it, and a module the run recorded under an earlier name by today's; a run of no record keeps the game's own."""
+    from bct.worlds.registry import as_trained
+
+    stages = get_game("scienceworld-identify-life-stages-1").with_memory(False)
+    tertiary = get_game("scienceworld-chemistry-mix-paint-tertiary-color").with_memory(False)
+    thermometer = get_game("scienceworld-use-thermometer").with_memory(False)
+    assert stages.module == "stages" and tertiary.module == "colours"
+    record = {
+        "modules": True,
+        "games": [g.record() for g in (stages, tertiary, thermometer)],
+        "played_with": {thermometer.name: ["compare"], tertiary.name: ["colours"]},  # before `stages`; old name
+    }
+    assert as_trained(stages, record).module == ""
+    assert as_trained(tertiary, record) == tertiary
+    assert as_trained(thermometer, record).module == "threshold"
+    with_stages = {**record, "played_with": {**record["played_with"], stages.name: ["stages"]}}
+    assert as_trained(stages, with_stages) == stages
+    # no `played_with` recorded, a run without modules, a game the run never trained on: as the game is now
+    assert as_trained(stages, {k: v for k, v in record.items() if k != "played_with"}) == stages
+    assert as_trained(stages, {**record, "modules": False}) == stages
+    other = get_game("scienceworld-identify-life-stages-2").with_memory(False)
+    assert as_trained(other, record) == other
+
+
 def test_an_unknown_parameter_is_one_line(cli, one_line):
     line = one_line(
         cli("bct.evaluate", "agent=oracle", "+game=mapreader", "game.params.rooms=30"),

@@ -12,7 +12,7 @@ from bct.core.errors import UserError
 from bct.core.game import Game
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
-from bct.worlds.registry import trained_games, world_of
+from bct.worlds.registry import as_trained, trained_games, world_of
 
 # the choice's settings that change what an agent sends, named in its run so that tables keep its rows apart
 LEVERS = {"decisive_per_life": "per-life", "answer_questions": "answers", "decisive_best_only": "best-decisive"}
@@ -78,7 +78,8 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
         rep = of_checkpoint(r, where)
         games = sorted(g.name for g in trained_games(s))
         return {"games": games, "modules": s["modules"], "memory": s.get("memory"), "entities": rep.name,
-                "representation": rep.state(), "recent": s.get("recent", 0)}  # fmt: skip
+                "representation": rep.state(), "recent": s.get("recent", 0),
+                "played_with": s.get("played_with")}  # fmt: skip
 
     mine, members = reads(run, checkpoint), []
     for other in ensemble:
@@ -87,7 +88,7 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
         differ = [k for k in mine if mine[k] != theirs[k]]
         if differ:
             k = differ[0]
-            show = {"representation": "its fitted names"}.get(k)
+            show = {"representation": "its fitted names", "played_with": "its modules by game"}.get(k)
             raise UserError(
                 f"agent.ensemble: {other} was trained with other {k} than {checkpoint} "
                 f"({show or theirs[k]} against {show or mine[k]}); an ensemble's checkpoints read and write alike: "
@@ -167,6 +168,8 @@ def load_agent(
     representation = of_checkpoint(run, checkpoint)
     members = ensemble_members(checkpoint, run, s.ensemble) if s.ensemble else []
     game = game.with_memory(trained_on.memory) if game else trained_on
+    # each game with the module it was trained with, whatever the game's own is now (a module added to a task later)
+    game, trained_on = as_trained(game, trained), as_trained(trained_on, trained)
     # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
     # actions, unless agent.decoding=rank says otherwise
     default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")

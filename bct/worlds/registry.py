@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+from dataclasses import replace
 from importlib import import_module
 
 from bct.core.errors import UserError, unknown
@@ -137,6 +138,25 @@ def modules_of(game: Game, modules: bool | str) -> list[str]:
             if not any(set(MODULES[name].verbs) & set(MODULES[n].verbs) for n in names):
                 names.append(name)
     return names + ([game.memory_module] if game.memory else [])
+
+
+# modules a run recorded under an earlier name (TWX's working memory; the threshold module by its verb)
+RENAMED_MODULES = {"memory": "memory-twx", "compare": "threshold"}
+
+
+def as_trained(game: Game, record: dict) -> Game:
+    """`game` with the module a run's settings say it was trained with (`played_with`): a game given a module after
+    the run was trained (a ScienceWorld task's new module) is played by that run as it learned it, without it. A
+    game the run did not train on, or a run recorded before `played_with`, keeps the game's own."""
+    played = record.get("played_with")
+    if not record.get("modules") or not isinstance(played, dict):
+        return game
+    if game.name not in {g.with_memory(game.memory).name for g in trained_games(record)}:
+        return game
+    own = [RENAMED_MODULES.get(m, m) for m in played.get(game.name, [])]
+    own = [m for m in own if m != game.memory_module]
+    module = own[0] if own else ""
+    return game if module == game.module else replace(game, module=module)
 
 
 def data_modules(game: Game, modules: bool | str) -> bool | str:
