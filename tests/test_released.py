@@ -53,3 +53,18 @@ def test_a_released_agent_plays_one_episode_as_cloned(name, cli, tmp_path):
     res = json.loads(results.read_text())
     assert res["complete"] and res["num_variations"] == 1 and res["trained"]
     assert len(res["settings"].get("ensemble", [])) == sum(f"checkpoints/{m}" in " ".join(settings) for m in MEMBERS)
+
+
+def test_a_released_agent_is_offered_the_modules_it_was_trained_with_not_those_added_since():
+    """The lever row's trainings came before the tertiary paints' colour wheel and the animals' `stages`: they play
+    those tasks without them, as their rows were measured; the recipe now's trainings have the wheel."""
+    from bct.agents.t5_checkpoint import load_agent
+    from bct.worlds.registry import get_game
+
+    tertiary = get_game("scienceworld-chemistry-mix-paint-tertiary-color")
+    stages = get_game("scienceworld-identify-life-stages-1")
+    assert tertiary.module == "colours" and stages.module == "stages"
+    before = load_agent(str(ROOT / "checkpoints" / "bct-scienceworld"), tertiary)
+    assert before.game.module == ""
+    assert load_agent(str(ROOT / "checkpoints" / "bct-scienceworld-recent5-seed42"), tertiary).game.module == "colours"
+    assert load_agent(str(ROOT / "checkpoints" / "bct-scienceworld-recent5-seed42"), stages).game.module == ""
