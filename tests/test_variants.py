@@ -59,6 +59,12 @@ def test_a_checkpoint_plays_each_game_with_the_module_it_was_trained_with():
     assert as_trained(stages, {**record, "modules": False}) == stages
     other = get_game("scienceworld-identify-life-stages-2").with_memory(False)
     assert as_trained(other, record) == other
+    # a variant of the entry it trained on is played with that entry's module; another entry keeps its own
+    searched = get_game("scienceworld-identify-life-stages-1-search1").with_memory(False)
+    assert as_trained(searched, record).module == ""
+    mapreader, directions = get_game("mapreader"), get_game("mapreader-directions")
+    trained = {"modules": True, "game": mapreader.name, "played_with": {mapreader.name: [mapreader.module]}}
+    assert as_trained(directions, trained) == directions and directions.module != mapreader.module
 
 
 def test_an_unknown_parameter_is_one_line(cli, one_line):

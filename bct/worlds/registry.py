@@ -146,14 +146,16 @@ RENAMED_MODULES = {"memory": "memory-twx", "compare": "threshold"}
 
 def as_trained(game: Game, record: dict) -> Game:
     """`game` with the module a run's settings say it was trained with (`played_with`): a game given a module after
-    the run was trained (a ScienceWorld task's new module) is played by that run as it learned it, without it. A
-    game the run did not train on, or a run recorded before `played_with`, keeps the game's own."""
+    the run was trained (a ScienceWorld task's new module) is played by that run as it learned it, without it. The
+    game is the run's where both are variants of one registry entry (a task trained from its search's gold paths,
+    played as the task; not mapreader-directions, an entry of its own). A game the run did not train on, or a run recorded before `played_with`, keeps the game's own."""
     played = record.get("played_with")
     if not record.get("modules") or not isinstance(played, dict):
         return game
-    if game.name not in {g.with_memory(game.memory).name for g in trained_games(record)}:
+    trained = next((g for g in trained_games(record) if (g.preset or g.name) == (game.preset or game.name)), None)
+    if trained is None:
         return game
-    own = [RENAMED_MODULES.get(m, m) for m in played.get(game.name, [])]
+    own = [RENAMED_MODULES.get(m, m) for m in played.get(trained.name, [])]
     own = [m for m in own if m != game.memory_module]
     module = own[0] if own else ""
     return game if module == game.module else replace(game, module=module)
