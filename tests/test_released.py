@@ -68,3 +68,9 @@ def test_a_released_agent_is_offered_the_modules_it_was_trained_with_not_those_a
     assert before.game.module == ""
     assert load_agent(str(ROOT / "checkpoints" / "bct-scienceworld-recent5-seed42"), tertiary).game.module == "colours"
     assert load_agent(str(ROOT / "checkpoints" / "bct-scienceworld-recent5-seed42"), stages).game.module == ""
+    # a run of every module in every game (modules=all): each game it trained on is played as the registry has it
+    from bct.worlds.registry import as_trained, trained_games
+
+    _, _, run = load_checkpoint(ROOT / "checkpoints" / "bct-twx")
+    assert run["settings"]["modules"] == "all"
+    assert all(as_trained(g, run["settings"]) == g for g in trained_games(run["settings"]))

@@ -65,6 +65,10 @@ def test_a_checkpoint_plays_each_game_with_the_module_it_was_trained_with():
     mapreader, directions = get_game("mapreader"), get_game("mapreader-directions")
     trained = {"modules": True, "game": mapreader.name, "played_with": {mapreader.name: [mapreader.module]}}
     assert as_trained(directions, trained) == directions and directions.module != mapreader.module
+    # a module recorded as it is today: the game as it is (the same object, equal to the registry's)
+    assert as_trained(mapreader, trained) is mapreader
+    no_record = {"modules": True, "game": stages.name}  # no game of it had a module: none recorded, as now
+    assert as_trained(stages, no_record) == stages
 
 
 def test_an_unknown_parameter_is_one_line(cli, one_line):

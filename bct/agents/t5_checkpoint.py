@@ -12,7 +12,7 @@ from bct.core.errors import UserError
 from bct.core.game import Game
 from bct.data.representation import of_checkpoint
 from bct.seq2seq.model import load_checkpoint, weights_fingerprint
-from bct.worlds.registry import as_trained, trained_games, world_of
+from bct.worlds.registry import as_trained, played_with, trained_games, world_of
 
 # the choice's settings that change what an agent sends, named in its run so that tables keep its rows apart
 LEVERS = {"decisive_per_life": "per-life", "answer_questions": "answers", "decisive_best_only": "best-decisive"}
@@ -79,7 +79,7 @@ def ensemble_members(checkpoint, run: dict, ensemble: list[str]) -> list[tuple]:
         games = sorted(g.name for g in trained_games(s))
         return {"games": games, "modules": s["modules"], "memory": s.get("memory"), "entities": rep.name,
                 "representation": rep.state(), "recent": s.get("recent", 0),
-                "played_with": s.get("played_with")}  # fmt: skip
+                "played_with": played_with(s)}  # fmt: skip
 
     mine, members = reads(run, checkpoint), []
     for other in ensemble:

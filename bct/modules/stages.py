@@ -33,9 +33,9 @@ CYCLES: dict[str, tuple[str, ...]] = {
 }
 # other names of a stage that a text may use for it ("a larva" of a moth, "a newborn" mammal, "a nestling" bird)
 ALSO = {
-    "baby": ("newborn", "infant", "calf", "cub", "pup", "kit", "foal"),
+    "baby": ("newborn", "infant", "calf", "cub", "pup", "foal"),
     "hatchling": ("nestling", "chick"),
-    "juvenile": ("fledgling", "young"),
+    "juvenile": ("fledgling",),
     "caterpillar": ("larva",),
     "pupa": ("chrysalis", "cocoon"),
     "adult": ("imago",),

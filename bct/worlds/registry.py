@@ -144,21 +144,36 @@ def modules_of(game: Game, modules: bool | str) -> list[str]:
 RENAMED_MODULES = {"memory": "memory-twx", "compare": "threshold"}
 
 
+def played_with(record: dict) -> dict[str, list[str]] | None:
+    """A run's modules by game as it recorded them (`played_with`: only the games whose modules are not those of no
+    module), under today's module names; None for a run that recorded none (before `played_with`, or no game of
+    it had a module of its own then)."""
+    played = record.get("played_with")
+    if not isinstance(played, dict):
+        return None
+    return {g: [RENAMED_MODULES.get(m, m) for m in ms] for g, ms in played.items()}
+
+
 def as_trained(game: Game, record: dict) -> Game:
     """`game` with the module a run's settings say it was trained with (`played_with`): a game given a module after
     the run was trained (a ScienceWorld task's new module) is played by that run as it learned it, without it. The
-    game is the run's where both are variants of one registry entry (a task trained from its search's gold paths,
-    played as the task; not mapreader-directions, an entry of its own). A game the run did not train on, or a run recorded before `played_with`, keeps the game's own."""
-    played = record.get("played_with")
-    if not record.get("modules") or not isinstance(played, dict):
+    game is the run's of the same name, else of the same registry entry (a task trained from its search's gold
+    paths, played as the task; not mapreader-directions, an entry of its own). A game the run did not train on, a
+    run with `modules=all` (the world's modules, not a game's own) and a run that recorded no `played_with` keep
+    the game's own."""
+    played, modules = played_with(record), record.get("modules")
+    if modules is not True or played is None:
         return game
-    trained = next((g for g in trained_games(record) if (g.preset or g.name) == (game.preset or game.name)), None)
+    games = trained_games(record)
+    trained = next((g for g in games if g.name == game.name), None)
+    trained = trained or next((g for g in games if (g.preset or g.name) == (game.preset or game.name)), None)
     if trained is None:
         return game
-    own = [RENAMED_MODULES.get(m, m) for m in played.get(trained.name, [])]
-    own = [m for m in own if m != game.memory_module]
-    module = own[0] if own else ""
-    return game if module == game.module else replace(game, module=module)
+    recorded = played.get(trained.name, modules_of(trained, False))
+    if modules_of(game, modules) == recorded:
+        return game
+    module = next((m for m in recorded if m != game.memory_module), "")
+    return replace(game, module=module)
 
 
 def data_modules(game: Game, modules: bool | str) -> bool | str:
