@@ -159,7 +159,6 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
         make_module("threshold"),
         make_module("notes"),
         make_module("colours"),
-        make_module("stages"),
         make_module("slides"),
         make_module("circuit"),
     ]:
@@ -171,7 +170,7 @@ def test_modules_use_only_what_was_seen_and_keep_answers_short():
 
 def test_registry_and_ownership():
     """Every module by name: the shared ones and each world's own (a world's are its folder's business)."""
-    assert set(MODULES) == {"calc", "threshold", "sortquantity", "notes", "colours", "stages"} | {
+    assert set(MODULES) == {"calc", "threshold", "sortquantity", "notes", "colours"} | {
         name for world in WORLDS.values() for name in world.modules
     }
     assert {"navigation", "kb-twc", "memory-twx", "memory-scienceworld", "slides", "circuit"} <= set(MODULES)

@@ -326,50 +326,6 @@ def test_with_modules_a_tertiary_paint_asks_the_wheel_before_each_pour_in_its_or
         assert [re.search(r"containing (\w+) paint", traj.actions[i]).group(1) for i in pours[:2]] == [first, second]
 
 
-def test_the_stages_module_says_an_animals_stages_in_order_and_which_were_focused_never_what_to_focus():
-    from bct.worlds.registry import make_module
-
-    stages = make_module("stages")
-    stages.given("Your task is to focus on the 3 life stages of the frog, starting from earliest to latest.")
-    assert stages.commands() == ["stages frog"]
-    assert stages.run("stages frog") == (
-        "frog life stages in order: egg, tadpole, adult. None focused yet. Still to focus: egg, tadpole, adult."
-    )
-    # what the game said was focused on, by the stage its name holds (a stage without the animal's word too)
-    stages.observe("You focus on the frog egg.", "", "")
-    stages.observe("You decide to wait for 1 iterations.", "", "")
-    stages.observe("You focus on the tadpole.", "", "")
-    assert stages.run("stages frog").endswith("Focused: egg, tadpole. Still to focus: adult.")
-    # a kind by the name's last word; a moth shown as a butterfly is at the same stages; another name of a stage
-    assert stages.run("stages giant tortoise").startswith(
-        "giant tortoise life stages in order: egg, hatchling, juvenile"
-    )
-    stages.reset()
-    stages.observe("You focus on the butterfly egg.", "", "")
-    stages.observe("You focus on the larva.", "", "")
-    assert stages.run("stages moth") == (
-        "moth life stages in order: egg, caterpillar, pupa, adult. Focused: egg, caterpillar. Still to focus: pupa, adult."
-    )
-    assert stages.run("stages wolf").startswith("wolf life stages in order: baby, juvenile, adult.")
-    # an animal of no kind it knows, no name, a task that names none: an answer, no command offered
-    assert stages.run("stages unicorn").startswith("No life cycle is known for 'unicorn'")
-    assert stages.run("stages").startswith("'stages' takes one animal's name, got 'stages'. Usage: stages NAME")
-    stages.given("Your task is to boil water.")
-    assert stages.commands() == []
-
-
-@pytest.mark.slow
-def test_with_modules_the_animals_life_stages_ask_stages_before_each_wait_and_focus_and_reach_100():
-    for traj in gold_with_module("scienceworld-identify-life-stages-1", "stages"):
-        decisions = [i for i, a in enumerate(traj.actions) if a.startswith("focus on") or a in ("wait1", "wait")]
-        assert len(decisions) > 10 and all(traj.actions[i - 1].startswith("stages ") for i in decisions)
-        focus = [i for i in decisions if traj.actions[i].startswith("focus on")]
-        # before each focus the answer's first stage still to focus is the one the focus names, in the game's words
-        for i in focus:
-            next_stage = traj.steps[i].observation.split("Still to focus: ")[1].split(",")[0].rstrip(".")
-            assert next_stage in traj.steps[i + 1].observation, (traj.actions[i], traj.steps[i + 1].observation)
-
-
 def test_the_tertiary_gold_pours_the_wheels_first_primary_first_where_both_go_into_one_container():
     from bct.worlds.scienceworld.paints import poured_as_named
 

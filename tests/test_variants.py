@@ -36,39 +36,38 @@ def test_a_variant_is_named_by_what_it_changes_and_read_back_from_its_record():
 
 
 def test_a_checkpoint_plays_each_game_with_the_module_it_was_trained_with():
-    """A task given a module after a run trained (identify-life-stages-1's `stages`) is played by that run without
-    it, and a module the run recorded under an earlier name by today's; a run of no record keeps the game's own."""
+    """A task given a module after a run trained (the tertiary paints' `colours`, after the lever row) is played by
+    that run without it, and a module the run recorded under an earlier name by today's; a run of no record keeps
+    the game's own."""
     from bct.worlds.registry import as_trained
 
-    stages = get_game("scienceworld-identify-life-stages-1").with_memory(False)
     tertiary = get_game("scienceworld-chemistry-mix-paint-tertiary-color").with_memory(False)
     thermometer = get_game("scienceworld-use-thermometer").with_memory(False)
-    assert stages.module == "stages" and tertiary.module == "colours"
+    assert tertiary.module == "colours" and thermometer.module == "threshold"
     record = {
         "modules": True,
-        "games": [g.record() for g in (stages, tertiary, thermometer)],
-        "played_with": {thermometer.name: ["compare"], tertiary.name: ["colours"]},  # before `stages`; old name
+        "games": [g.record() for g in (tertiary, thermometer)],
+        "played_with": {thermometer.name: ["compare"]},  # before `colours`; the threshold module by its old name
     }
-    assert as_trained(stages, record).module == ""
-    assert as_trained(tertiary, record) == tertiary
-    assert as_trained(thermometer, record).module == "threshold"
-    with_stages = {**record, "played_with": {**record["played_with"], stages.name: ["stages"]}}
-    assert as_trained(stages, with_stages) == stages
+    assert as_trained(tertiary, record).module == ""
+    assert as_trained(thermometer, record) is thermometer
+    with_colours = {**record, "played_with": {**record["played_with"], tertiary.name: ["colours"]}}
+    assert as_trained(tertiary, with_colours) is tertiary
     # no `played_with` recorded, a run without modules, a game the run never trained on: as the game is now
-    assert as_trained(stages, {k: v for k, v in record.items() if k != "played_with"}) == stages
-    assert as_trained(stages, {**record, "modules": False}) == stages
-    other = get_game("scienceworld-identify-life-stages-2").with_memory(False)
-    assert as_trained(other, record) == other
+    assert as_trained(tertiary, {k: v for k, v in record.items() if k != "played_with"}) is tertiary
+    assert as_trained(tertiary, {**record, "modules": False}) is tertiary
+    other = get_game("scienceworld-test-conductivity")
+    assert as_trained(other.with_memory(False), record) == other.with_memory(False)
     # a variant of the entry it trained on is played with that entry's module; another entry keeps its own
-    searched = get_game("scienceworld-identify-life-stages-1-search1").with_memory(False)
+    searched = get_game("scienceworld-chemistry-mix-paint-tertiary-color-search1").with_memory(False)
     assert as_trained(searched, record).module == ""
     mapreader, directions = get_game("mapreader"), get_game("mapreader-directions")
     trained = {"modules": True, "game": mapreader.name, "played_with": {mapreader.name: [mapreader.module]}}
     assert as_trained(directions, trained) == directions and directions.module != mapreader.module
     # a module recorded as it is today: the game as it is (the same object, equal to the registry's)
     assert as_trained(mapreader, trained) is mapreader
-    no_record = {"modules": True, "game": stages.name}  # no game of it had a module: none recorded, as now
-    assert as_trained(stages, no_record) == stages
+    no_record = {"modules": True, "game": tertiary.name}  # no game of it had a module: none recorded
+    assert as_trained(tertiary, no_record) is tertiary
 
 
 def test_an_unknown_parameter_is_one_line(cli, one_line):

@@ -1,5 +1,5 @@
 """Symbolic modules that know no world: a calculator, a comparison, notes of what was read, a sorter by quantity,
-the painter's colour wheel, animals' life stages.
+the painter's colour wheel.
 
 A world's own modules (those that read its sentences or hold its knowledge) live in its folder
 (bct/worlds/<world>/modules/) and reach the registry through `World.modules`. Adding a shared one: a file with a
@@ -12,7 +12,6 @@ from bct.modules.calc import Calc
 from bct.modules.colours import Colours
 from bct.modules.notes import Notes
 from bct.modules.sortquantity import SortQuantity
-from bct.modules.stages import Stages
 from bct.modules.threshold import Threshold
 
 MODULES: dict[str, type[Module]] = {
@@ -21,7 +20,6 @@ MODULES: dict[str, type[Module]] = {
     "sortquantity": SortQuantity,
     "notes": Notes,
     "colours": Colours,
-    "stages": Stages,
 }
 
 __all__ = ["MODULES", "Module"]

@@ -173,10 +173,6 @@ TASK_MODULES |= dict.fromkeys(CIRCUIT_TASKS, "circuit")
 # wheel (test's violet is made in no train variation): the `colours` module (bct/modules/colours.py, a public wheel)
 # answers it, asked before each pour of a primary in their gold paths
 TASK_MODULES["chemistry-mix-paint-tertiary-color"] = "colours"
-# an animal's life stages: their order, and a stage named without the animal ("a tadpole"), are knowledge the six
-# train animals hardly teach: the `stages` module (bct/modules/stages.py, public life cycles by kind of animal) answers
-# them with the stages focused so far, asked before each wait and each focus in their gold paths
-TASK_MODULES["identify-life-stages-1"] = "stages"
 
 
 def simplifications(game: Game) -> str:

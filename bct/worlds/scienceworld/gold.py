@@ -23,7 +23,7 @@ from bct.worlds.scienceworld import (
 )
 from bct.worlds.scienceworld.measures import settled_reading
 from bct.worlds.scienceworld.paints import POUR_PRIMARY, made_paint, poured_as_named
-from bct.worlds.scienceworld.plants import WAITS, answered
+from bct.worlds.scienceworld.plants import answered
 
 RECALL = "recall progress"
 RECALL_EVERY = 2
@@ -44,8 +44,7 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     that shows what it needs in a text read) the text asked back before every game action after the reading; with
     `slides` both planes' slides before the focus; with `circuit` the connections so far after each connection; with
     `colours` (the tertiary paints) the colour wheel's mixes of the paint to make before each pour of a primary, the
-    simulator's two first pours in the order the answer names them; with `stages` (an animal's life stages) the
-    stages in order and those focused so far before each wait and each focus.
+    simulator's two first pours in the order the answer names them.
     Each step is sent back (read by a search)."""
     params = env.game.param_values
     search = searches.SEARCHES.get(env.game.world_game) if params.get("search") else None
@@ -62,11 +61,6 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
     notes = "notes" in gold_modules(env.game, modules)
     slides = "slides" in gold_modules(env.game, modules)  # asked once, just before the focus
     circuit = "circuit" in gold_modules(env.game, modules)  # asked after each connection
-    stages = (
-        text.stage_things(task, grown=False, crossed=False, trait=False)
-        if "stages" in gold_modules(env.game, modules)
-        else []
-    )
     noted, shown = False, False  # a text was read (the `notes` module keeps it); the latest step shows it
     action = next(actions, None)
     while action is not None:
@@ -81,8 +75,6 @@ def gold_path(env, modules: bool | str) -> Generator[str, object, None]:
         if slides and action.startswith("focus on"):
             yield "slides"  # both planes' slides, the first long out of view
             slides = False
-        if stages and (action.startswith("focus on") or action in WAITS):
-            yield f"stages {stages[0]}"  # the stages in order, those focused so far: whether the one in sight is next
         if made and POUR_PRIMARY.match(action):
             yield f"colours {made}"  # what mixes into it, beside the cups in the look: which is still to pour
         step = yield action
