@@ -19,7 +19,7 @@ from bct.core.resume import last_complete_checkpoint
 from bct.data.datasets import mixture
 from bct.data.representation import get_representation
 from bct.data.wins import wins_identity
-from bct.worlds.registry import modules_label, modules_of
+from bct.worlds.registry import modules_label, modules_of, played_with
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +94,9 @@ def train_settings(cfg) -> dict:
     }
     values.update({k: getattr(cfg, k) for k in TRAIN_SETTINGS if k not in values and k != "game"})
     # the modules each game is played with: a game given a module (a task's `circuit`) is trained from other data
-    played_with = {
-        g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)
-    }
-    if played_with:
-        values["played_with"] = played_with
+    by_game = {g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)}
+    if by_game:
+        values["played_with"] = by_game
     values.update(get_representation(cfg.entities).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
@@ -152,9 +150,8 @@ def claim_run_dir(settings: dict, target: Path, overwrite: bool) -> Path | None:
         before = dict(record.get("settings", {}))
         if isinstance(before.get("model"), dict):  # runs recorded before model_identity kept the tables
             before["model"] = model_identity(before["model"])
-        if isinstance(before.get("played_with"), dict):  # runs recorded before TWX's memory was named memory-twx
-            renamed = {"memory": "memory-twx"}
-            before["played_with"] = {g: [renamed.get(m, m) for m in ms] for g, ms in before["played_with"].items()}
+        if isinstance(before.get("played_with"), dict):  # runs recorded before a module's rename (memory-twx)
+            before["played_with"] = played_with(before)
         check_same(
             folder,
             before,
