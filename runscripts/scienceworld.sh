@@ -7,7 +7,8 @@
 #   FOLDS (dev): choices are made on dev; FOLDS="dev test" reports a chosen recipe on test too (its usual draw, a
 #     second draw of other variations, TALES's loop).
 #   RESULTS (results/scienceworld), DATA (data), CHECKPOINTS (checkpoints); VARIATIONS (10) a task in bct's loop, of
-#     STEPS (100) game actions; TALES_SEEDS (5) game seeds a task in TALES's loop.
+#     STEPS (100) game actions in either loop (TALES's is 100: fewer for a quick check only); TALES_SEEDS (5) game
+#     seeds a task in TALES's loop.
 #   TASKS: some tasks only, space-separated (a quick check); all 30 where unset.
 #   PLAY: more settings of the agent as played, e.g. PLAY="agent.rerank=false".
 # Arguments are Hydra overrides of the recipe, read by bct.generate and bct.train alike (bct.generate takes the
@@ -19,6 +20,8 @@ bash runscripts/setup.sh
 RESULTS=${RESULTS:-results/scienceworld} DATA=${DATA:-data} CHECKPOINTS=${CHECKPOINTS:-checkpoints}
 SEEDS=${SEEDS:-1} FOLDS=${FOLDS:-dev} VARIATIONS=${VARIATIONS:-10} STEPS=${STEPS:-100} TALES_SEEDS=${TALES_SEEDS:-5}
 py=.venv/bin/python
+tales=("num_variations=$TALES_SEEDS" protocol=tales)
+[ "$STEPS" = 100 ] || tales+=("step_limit=$STEPS")
 recipe=(+experiment=scienceworld "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@")
 data=(+experiment=scienceworld "out_dir=$DATA" folds=[train] workers=2 progress=false)
 for a in "$@"; do case "${a#[+~]}" in games=* | modules=* | memory=* | model=* | num_games=* | mix*) data+=("$a") ;; esac done
@@ -53,7 +56,7 @@ for player in "${players[@]}"; do
   for fold in $FOLDS; do
     ways=("num_variations=$VARIATIONS step_limit=$STEPS")  # bct's loop; on test a second draw too; TALES's loop
     [ "$fold" = test ] && ways+=("num_variations=$VARIATIONS step_limit=$STEPS draw=2")
-    ways+=("num_variations=$TALES_SEEDS protocol=tales")
+    ways+=("${tales[*]}")
     for way in "${ways[@]}"; do
       echo "[$(date +%T)] $checkpoint on $fold ($way) -> $out"
       read -ra w <<<"$way $extra"
@@ -67,7 +70,7 @@ print(','.join(dict.fromkeys(from_record(g).preset or g['game'] for g in load_ch
   "${trainings[0]}")  # each task's own game, not its search variant
 for agent in oracle random; do  # every task in one pool of episodes, a results folder each, under the same budget
   for fold in $FOLDS; do
-    for way in "num_variations=$VARIATIONS step_limit=$STEPS" "num_variations=$TALES_SEEDS protocol=tales"; do
+    for way in "num_variations=$VARIATIONS step_limit=$STEPS" "${tales[*]}"; do
       read -ra w <<<"$way"
       $py -m bct.evaluate "agent=$agent" "games=[$oracle_games]" modules=false memory=false "fold=$fold" "${w[@]}" \
         "results_dir=$RESULTS/$agent" progress=false | tail -n 30
