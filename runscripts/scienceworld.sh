@@ -65,9 +65,10 @@ for player in "${players[@]}"; do
     done
   done
 done
-oracle_games=$($py -c "import sys; from bct.seq2seq.model import load_checkpoint; from bct.worlds.registry import from_record
-print(','.join(dict.fromkeys(from_record(g).preset or g['game'] for g in load_checkpoint(sys.argv[1])[2]['settings']['games'])))" \
-  "${trainings[0]}")  # each task's own game, not its search variant
+oracle_games=$($py -c "import sys; from pathlib import Path; from bct.config.runs import read_run
+from bct.worlds.registry import from_record
+print(','.join(dict.fromkeys(from_record(g).preset or g['game'] for g in read_run(Path(sys.argv[1]))['settings']['games'])))" \
+  "${trainings[0]}")  # each task's own game, not its search variant, from the run record (the model is not loaded)
 for agent in oracle random; do  # every task in one pool of episodes, a results folder each, under the same budget
   for fold in $FOLDS; do
     for way in "num_variations=$VARIATIONS step_limit=$STEPS" "${tales[*]}"; do
