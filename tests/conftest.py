@@ -26,10 +26,14 @@ def pytest_xdist_auto_num_workers(config):
     return max(1, min(MAX_WORKERS, available_cores()[0]))
 
 
-# the files that take longest, first: `--dist loadfile` hands files to the workers in collection order, and one
-# of these met last would run alone at the end while the other workers idle
-LONGEST_FIRST = ("test_cluster.py", "test_representation.py", "test_bench.py", "test_llm_server.py", "test_train.py",
-                 "test_evaluate.py", "test_scienceworld.py", "test_scienceworld_search.py", "test_job.py")  # fmt: skip
+# the files that take longest, first, by their measured totals (the cluster's first of all: its tests mostly wait on
+# SLURM, which leaves the cores to the others): `--dist loadfile` hands files to the workers in this order, and a
+# long one met last ran alone for minutes at the end while the other worker idled
+LONGEST_FIRST = ("test_cluster.py", "test_scienceworld_search.py", "test_scienceworld.py", "test_evaluate.py",
+                 "test_train.py", "test_config.py", "test_scienceworld_modules.py", "test_bench.py", "test_generate.py",
+                 "test_job.py", "test_llm_server.py", "test_llm.py", "test_released.py", "test_textworld.py",
+                 "test_representation.py", "test_generalist.py", "test_variants.py", "test_tales.py", "test_report.py",
+                 "test_memory.py", "test_gold.py")  # fmt: skip
 
 
 def pytest_collection_modifyitems(config, items):
