@@ -21,7 +21,7 @@ RESULTS=${RESULTS:-results/scienceworld} DATA=${DATA:-data} CHECKPOINTS=${CHECKP
 SEEDS=${SEEDS:-1} FOLDS=${FOLDS:-dev} VARIATIONS=${VARIATIONS:-10} STEPS=${STEPS:-100} TALES_SEEDS=${TALES_SEEDS:-5}
 py=.venv/bin/python
 tales=("num_variations=$TALES_SEEDS" protocol=tales)
-[ "$STEPS" = 100 ] || tales+=("step_limit=$STEPS")
+if [ "$STEPS" -lt 100 ]; then tales+=("step_limit=$STEPS"); fi  # fewer for a quick check, never more than TALES
 recipe=(+experiment=scienceworld "data_dir=$DATA" "checkpoint_dir=$CHECKPOINTS" progress=false "$@")
 data=(+experiment=scienceworld "out_dir=$DATA" folds=[train] workers=2 progress=false)
 for a in "$@"; do case "${a#[+~]}" in games=* | modules=* | memory=* | model=* | num_games=* | mix*) data+=("$a") ;; esac done

@@ -19,15 +19,20 @@ fi
 PY=${PYTHON:-python3}
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "error: bct needs Python >= 3.10 ($PY is older); set PYTHON=python3.11" >&2; exit 1; }
 [ -x .venv/bin/python ] || { echo "[setup] creating .venv"; "$PY" -m venv .venv; }
-# A venv set up before from the same lock, pyproject.toml and PyTorch spec, its packages all there, is done:
-# every runscript starts here, and pip's checks alone take 15 s
+# A venv set up before by this script from the same lock and pyproject.toml, on the same Python, its packages all
+# there, is done: every runscript starts here, and pip's checks alone take 15 s
 stamp=.venv/.bct-setup
-want=$(cat requirements.lock pyproject.toml <(echo "${TORCH_SPEC:-}") | sha256sum | cut -d' ' -f1)
+want=$(.venv/bin/python -I -c 'import hashlib, sys
+h = hashlib.sha256(sys.version.encode())
+for f in sys.argv[1:]:
+    h.update(open(f, "rb").read())
+print(h.hexdigest())' requirements.lock pyproject.toml runscripts/setup.sh)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] &&
   .venv/bin/python -I -c 'import importlib.util as u, sys
 sys.exit(any(u.find_spec(m) is None for m in ("bct", "torch", "transformers", "textworld_express", "scienceworld", "tales")))'; then
   exit 0
 fi
+rm -f "$stamp"  # written again only once the set-up below has finished
 pip() {  # quiet pip; drops the warnings about package-index folders that some machines list but lack
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
