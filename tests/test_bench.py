@@ -39,6 +39,15 @@ def test_llm_rank_bench_agrees_with_its_baseline_and_prints_the_ratio():
 
 
 @pytest.mark.slow
+def test_llm_batch_bench_answers_a_batch_as_one_at_a_time_and_prints_the_ratio():
+    lines = bench(
+        "bench/llm_batch.py", "--model", "tiny", "--game", "twc", "--steps", "4", "--max-tokens", "6", timeout=300
+    )
+    assert lines[-2].endswith("4 of 4 replies the same")  # left padding changes no reply
+    assert lines[-1].startswith("ratio (one at a time / batched): ") and float(lines[-1].split(": ")[1]) > 0
+
+
+@pytest.mark.slow
 def test_decisions_bench_counts_what_a_checkpoint_gets_wrong_after_each_recall(tmp_path):
     """bench/decisions.py: teacher-forced on gold paths, every decision is counted once, by what it read."""
     from bct.config.settings import TrainSettings

@@ -241,31 +241,46 @@ def test_cli_writes_results_without_the_key(plans, tmp_path):
     assert all("reply" in h for h in hist)
 
 
-def test_a_real_local_model_plays_an_episode_offline(tmp_path, gemma_folder):
+def test_a_real_local_model_plays_episodes_offline_answering_them_together_as_each_alone(tmp_path, gemma_folder):
     """Gemma 3 270M (its GGUF shipped by a PyPI package, de-quantized once: conftest) through the local backend:
-    the loop works end to end."""
+    the loop works end to end. It generates for a step's episodes in one batch (prompts of different lengths,
+    padded on the left), `concurrency` to a batch: each reply and its token counts are those of the conversation
+    alone."""
     from bct.agents.llm import LocalBackend
 
-    offered = []
+    backend = LocalBackend(str(gemma_folder))
+    talks = [
+        [{"role": "system", "content": "You play a text game."}, {"role": "user", "content": "You are in a kitchen."}],
+        [{"role": "user", "content": "You see a red door and a blue box on a table. What do you do? " * 6}],
+        [{"role": "user", "content": "Score: 0. Inventory: nothing."}],
+    ]
+    alone = [backend.chat(t, 8) for t in talks]
+    assert backend.chat_batch(talks, 8) == alone and all(a["completion_tokens"] >= 1 for a in alone)
+
+    offered, batches = {}, []
 
     class Checked(LLMAgent):  # records the valid actions of each step it was asked about
         def act(self, batch):
-            offered.extend(ob.step.valid_actions for ob in batch)
+            offered.update({(ob.episode, len(ob.actions)): ob.step.valid_actions for ob in batch})
             return super().act(batch)
 
-    a = Checked(
-        get_game("twc"),
-        client=LocalBackend(str(gemma_folder)),
-        cache_dir=tmp_path / "cache",
-        max_tokens=12,
-        history_turns=2,
-    )
-    r = rollout(a, get_game("twc"), "dev", SEEDS[:1], True, batch_size=1, step_limit=2)[0]
-    assert 1 <= r.steps <= 2 and 0.0 <= r.score <= 1.0
-    assert a.stats()["calls"] == r.steps and a.stats()["prompt_tokens"] > 0
+    class Counted(LocalBackend):
+        def chat_batch(self, conversations, max_tokens):
+            batches.append(len(conversations))
+            return super().chat_batch(conversations, max_tokens)
+
+    counted = Counted.__new__(Counted)
+    counted.__dict__.update(backend.__dict__)
+    a = Checked(get_game("twc"), client=counted, cache_dir=tmp_path, max_tokens=6, history_turns=1, concurrency=2)
+    results = rollout(a, get_game("twc"), "dev", SEEDS[:3], True, batch_size=3, step_limit=1)
+    assert batches[:2] == [2, 1]  # the three episodes' first queries: a batch of two, then one
+    assert all(r.steps == 1 and 0.0 <= r.score <= 1.0 for r in results)
+    assert a.stats()["calls"] == sum(r.steps for r in results) == sum(batches) and a.stats()["prompt_tokens"] > 0
+    history = [(r.seed, k, h) for r in results for k, h in enumerate(r.history)]
+    assert a.stats()["invalid_replies"] == sum(not h["valid_reply"] for _, _, h in history)
     # whatever the model said, the action sent was one the game or the module offered at that step
-    assert all(h["action"] in valid for h, valid in zip(r.history, offered, strict=True))
-    assert a.stats()["invalid_replies"] == sum(not h["valid_reply"] for h in r.history)
+    assert len(offered) == len(history)
+    assert all(h["action"] in offered[("twc", "dev", seed), k] for seed, k, h in history)
 
 
 @pytest.mark.parametrize("family", ["arithmetic", "mapreader", "sorting", "twc"])

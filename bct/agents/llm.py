@@ -2,7 +2,8 @@
 
 Backends (bct/agents/llm_backends.py): any OpenAI-compatible endpoint through the `openai` client, or
 a local causal LM through transformers. Replies are cached on disk, keyed by the full request, so a
-rerun costs no calls. Episodes' queries go out concurrently, up to `concurrency` at a time.
+rerun costs no calls. Episodes' queries go out concurrently, up to `concurrency` at a time (a local model
+generates for up to `concurrency` episodes in one batch).
 """
 
 from __future__ import annotations
@@ -140,7 +141,10 @@ class LLMAgent(Agent):
         turns = ep["turns"][-(2 * self.history_turns - 1) :]
         return [{"role": "system", "content": ep["system"]}, *turns]
 
-    def _ask(self, messages: list[dict], actions: list[str] | None = None) -> dict:
+    def _cache_path(self, messages: list[dict], actions: list[str] | None) -> Path | None:
+        """Where a reply is kept, keyed by the full request; None without a cache."""
+        if not self.cache_dir:
+            return None
         key = hashlib.sha256(
             json.dumps(
                 {
@@ -155,17 +159,16 @@ class LLMAgent(Agent):
                 sort_keys=True,
             ).encode()
         ).hexdigest()
-        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    def _cached(self, path: Path | None) -> dict | None:
         if path and path.exists():
             with self._lock:
                 self.counts["cache_hits"] += 1
             return json.loads(path.read_text())
-        if self.choice == "rank":
-            reply = self.backend.rank(messages, actions)
-        elif self.choice == "constrained":  # room for the JSON around the action
-            reply = self.backend.constrained(messages, actions, max(self.max_tokens, 64))
-        else:
-            reply = self.backend.chat(messages, self.max_tokens)
+        return None
+
+    def _record(self, path: Path | None, reply: dict) -> dict:
         with self._lock:
             self.counts["calls"] += 1
             self.counts["prompt_tokens"] += reply["prompt_tokens"]
@@ -173,6 +176,30 @@ class LLMAgent(Agent):
         if path:
             write_atomic(path, json.dumps(reply))
         return reply
+
+    def _ask(self, messages: list[dict], actions: list[str] | None = None) -> dict:
+        path = self._cache_path(messages, actions)
+        if (reply := self._cached(path)) is not None:
+            return reply
+        if self.choice == "rank":
+            reply = self.backend.rank(messages, actions)
+        elif self.choice == "constrained":  # room for the JSON around the action
+            reply = self.backend.constrained(messages, actions, max(self.max_tokens, 64))
+        else:
+            reply = self.backend.chat(messages, self.max_tokens)
+        return self._record(path, reply)
+
+    def _ask_together(self, requests: list[tuple[list[dict], list[str]]]) -> list[dict]:
+        """Free-text replies from a backend that generates for several conversations at once (the local model):
+        the episodes' uncached queries of a step in batches of `concurrency`, one generation each."""
+        paths = [self._cache_path(messages, actions) for messages, actions in requests]
+        replies = [self._cached(path) for path in paths]
+        todo = [i for i, reply in enumerate(replies) if reply is None]
+        for k in range(0, len(todo), self.concurrency):
+            part = todo[k : k + self.concurrency]
+            for i, reply in zip(part, self.backend.chat_batch([requests[i][0] for i in part], self.max_tokens)):
+                replies[i] = self._record(paths[i], reply)
+        return replies
 
     def parse(self, text: str, valid: list[str]) -> tuple[str, bool]:
         """The action a reply names, and whether it named a valid one (else the closest valid action)."""
@@ -219,11 +246,14 @@ class LLMAgent(Agent):
 
     def act(self, batch: list[Observation]) -> list[Decision]:
         requests = [(self._messages(ob), ob.step.valid_actions) for ob in batch]
-        pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(batch))))
-        try:
-            replies = list(pool.map(self._ask_or_fail, requests))
-        finally:  # on Ctrl-C, requests not yet sent are dropped rather than waited for
-            pool.shutdown(wait=False, cancel_futures=True)
+        if self.choice == "generate" and hasattr(self.backend, "chat_batch"):
+            replies = self._ask_together(requests)
+        else:
+            pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(batch))))
+            try:
+                replies = list(pool.map(self._ask_or_fail, requests))
+            finally:  # on Ctrl-C, requests not yet sent are dropped rather than waited for
+                pool.shutdown(wait=False, cancel_futures=True)
         decisions = []
         for ob, reply in zip(batch, replies):
             if "error" in reply:

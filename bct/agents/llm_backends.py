@@ -304,12 +304,33 @@ class LocalBackend:
         return {"text": text, "prompt_tokens": int(start), "completion_tokens": len(new)}
 
     def chat(self, messages: list[dict], max_tokens: int) -> dict:
+        return self.chat_batch([messages], max_tokens)[0]
+
+    def chat_batch(self, conversations: list[list[dict]], max_tokens: int) -> list[dict]:
+        """Greedy replies to several conversations in one generation, their prompts padded on the left: the
+        replies `chat` gives each alone, for about one pass over the batch (the episodes of a step share it)."""
         import torch
 
+        tok = self.tokenizer
+        ends = self.lm.generation_config.eos_token_id
+        ends = set(ends if isinstance(ends, list) else [ends if ends is not None else tok.eos_token_id])
+        pad = tok.pad_token_id if tok.pad_token_id is not None else min(ends)
         with self._lock, torch.inference_mode():
-            enc = self.encode(messages).to(self.device)
-            out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False)
-        new = out[0][enc["input_ids"].shape[1] :]
-        text = self.tokenizer.decode(new, skip_special_tokens=True)
-        text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
-        return {"text": text, "prompt_tokens": int(enc["input_ids"].shape[1]), "completion_tokens": int(len(new))}
+            if tok.pad_token_id is None:  # a tokenizer without one (GPT-2's) pads with its end of sequence
+                tok.pad_token_id = pad
+            enc = tok(
+                [self.prompt(m) for m in conversations],
+                return_tensors="pt",
+                padding=True,
+                padding_side="left",
+                add_special_tokens=not tok.chat_template,
+            ).to(self.device)
+            out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False, pad_token_id=pad)
+        width, replies = enc["input_ids"].shape[1], []
+        for row, mask in zip(out[:, width:].tolist(), enc["attention_mask"].tolist()):
+            # a reply ends at its first end of sequence (kept, as generation alone keeps it); pads follow
+            n = next((k + 1 for k, t in enumerate(row) if t in ends), len(row))
+            text = tok.decode(row[:n], skip_special_tokens=True)
+            text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
+            replies.append({"text": text, "prompt_tokens": int(sum(mask)), "completion_tokens": n})
+        return replies
