@@ -20,7 +20,8 @@ from pathlib import Path
 from llm_rank import GEMMA, tiny_gemma  # bench/llm_rank.py
 from rank import Recorder  # bench/rank.py: the oracle, keeping what it saw
 
-from bct.agents.llm import LLMAgent, LocalBackend
+from bct.agents.llm import LLMAgent
+from bct.agents.llm_backends import LocalBackend
 from bct.agents.rollout import rollout
 from bct.core.threads import set_threads
 from bct.worlds.registry import fold_seeds, get_game

@@ -21,7 +21,8 @@ from pathlib import Path
 import torch
 from rank import Recorder  # bench/rank.py: the oracle, keeping what it saw
 
-from bct.agents.llm import LLMAgent, LocalBackend
+from bct.agents.llm import LLMAgent
+from bct.agents.llm_backends import LocalBackend
 from bct.agents.rollout import rollout
 from bct.core.threads import set_threads
 from bct.worlds.registry import get_game

@@ -62,7 +62,7 @@ CONF
       su -s /bin/sh munge -c "/usr/sbin/munged --pid-file=$dir/munged.pid"
     echo started >"$dir/munged.ours"
   fi
-  /usr/sbin/slurmctld
+  /usr/sbin/slurmctld -c  # no jobs recovered from an earlier life of this local cluster: a stale one holds the node for a minute
   /usr/sbin/slurmd
   for _ in $(seq 60); do
     if sinfo -h -o %T 2>/dev/null | grep -q idle; then echo "slurm-local: up ($cpus CPUs, ${mem} MiB, partition gpu; state in $dir)"; return; fi

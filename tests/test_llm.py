@@ -246,7 +246,7 @@ def test_a_real_local_model_plays_episodes_offline_answering_them_together_as_ea
     the loop works end to end. It generates for a step's episodes in one batch (prompts of different lengths,
     padded on the left), `concurrency` to a batch: each reply and its token counts are those of the conversation
     alone."""
-    from bct.agents.llm import LocalBackend
+    from bct.agents.llm_backends import LocalBackend
 
     backend = LocalBackend(str(gemma_folder))
     talks = [
@@ -281,6 +281,46 @@ def test_a_real_local_model_plays_episodes_offline_answering_them_together_as_ea
     # whatever the model said, the action sent was one the game or the module offered at that step
     assert len(offered) == len(history)
     assert all(h["action"] in offered[("twc", "dev", seed), k] for seed, k, h in history)
+    # an evaluation of many games gives each game's agent the one loaded model
+    one, two = (LLMAgent(get_game(g), backend="local", model=str(gemma_folder)) for g in ("twc", "sorting"))
+    assert one.backend is two.backend
+
+
+def test_a_pool_of_games_asks_one_local_model_for_all_their_episodes_at_once(tmp_path):
+    """Several games played together (`ByGame`, as `bct.evaluate games=[...]` plays them) with one local model:
+    one generation a step for the episodes of every game, `concurrency` to a batch, each game's agent counting its
+    own calls; a backend that answers one query at a time is asked per game, as before."""
+    from bct.agents.base import ByGame, Observation
+    from bct.modules.stack import Step
+
+    class Batching:  # a local model's interface, scripted
+        model = "scripted"
+
+        def __init__(self):
+            self.batches = []
+
+        def chat_batch(self, talks, max_tokens):
+            self.batches.append(len(talks))
+            return [{"text": "look around", "prompt_tokens": 10, "completion_tokens": 2} for _ in talks]
+
+    class OneAtATime:  # a server's interface: a query a call
+        model = "scripted"
+
+        def chat(self, messages, max_tokens):
+            return {"text": "look around", "prompt_tokens": 10, "completion_tokens": 2}
+
+    games = [get_game("twc"), get_game("sorting")]
+    for client, batches in ((Batching(), [3, 1]), (OneAtATime(), None)):
+        agents = {g.name: LLMAgent(g, client=client, cache_dir=tmp_path / "cache", concurrency=3) for g in games}
+        pool, batch = ByGame(agents), []
+        for k, g in enumerate(games * 2):
+            pool.start(g, "dev", 10000 + k, True)
+            step = Step("Do the task.", f"Room {k}.", f"Room {k}.", "Nothing.", ["look around"], 0.0, False)
+            batch.append(Observation(g, "dev", 10000 + k, True, step, "", []))
+        assert [d.action for d in pool.act(batch)] == ["look around"] * 4
+        assert [agents[g.name].stats()["calls"] for g in games] == [2, 2]
+        if batches:  # four episodes of two games: one generation of three, then one
+            assert client.batches == batches
 
 
 @pytest.mark.parametrize("family", ["arithmetic", "mapreader", "sorting", "twc"])
@@ -307,7 +347,7 @@ def test_local_backend_writes_the_special_tokens_once_and_thinking_gets_room():
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
 
-    from bct.agents.llm import LocalBackend
+    from bct.agents.llm_backends import LocalBackend
 
     vocab = {w: i for i, w in enumerate(["<pad>", "<bos>", "<eos>", "<unk>", "user:", "hello", "model:"])}
     raw = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))

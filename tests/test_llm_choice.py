@@ -5,7 +5,8 @@ import pytest
 import torch
 from transformers import Gemma3ForCausalLM, Gemma3TextConfig, LlamaConfig, LlamaForCausalLM
 
-from bct.agents.llm import LLMAgent, LocalBackend
+from bct.agents.llm import LLMAgent
+from bct.agents.llm_backends import LocalBackend
 from bct.core.errors import UserError
 from bct.seq2seq.tokenizer import train_tokenizer
 from bct.worlds.registry import get_game

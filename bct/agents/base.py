@@ -93,6 +93,12 @@ class Agent:
     def act(self, batch: list[Observation]) -> list[Decision]:
         raise NotImplementedError
 
+    @classmethod
+    def act_together(cls, parts: list[tuple[Agent, list[Observation]]]) -> list[list[Decision]]:
+        """Several agents of this class (a pool of games, `ByGame`), each deciding for its own episodes. A class
+        whose agents can share one call (the local LLM's one generation) answers them together."""
+        return [agent.act(batch) for agent, batch in parts]
+
     def close(self) -> None:
         """Release what the agent holds (environments, servers)."""
 
@@ -108,7 +114,8 @@ class Agent:
 class ByGame(Agent):
     """The agents of several games as one, for a pool of their episodes (bct.jobs.evaluation.play_together): each
     episode started and decided by its own game's agent (its state, its counters in its game's results), one
-    call to each agent a step for its episodes. The agents are alike (one config; a checkpoint's share a model)."""
+    call to each agent a step for its episodes (`Agent.act_together`: one for all where their class can). The
+    agents are alike (one config; a checkpoint's share a model)."""
 
     def __init__(self, agents: dict[str, Agent]):
         first = next(iter(agents.values()))
@@ -123,9 +130,14 @@ class ByGame(Agent):
         games: dict[str, list[int]] = {}
         for i, ob in enumerate(batch):
             games.setdefault(ob.game.name, []).append(i)
-        for name, where in games.items():
-            for i, d in zip(where, self.agents[name].act([batch[i] for i in where])):
-                out[i] = d
+        kinds: dict[type, list[str]] = {}
+        for name in games:
+            kinds.setdefault(type(self.agents[name]), []).append(name)
+        for kind, names in kinds.items():
+            parts = [(self.agents[n], [batch[i] for i in games[n]]) for n in names]
+            for name, decisions in zip(names, kind.act_together(parts)):
+                for i, d in zip(games[name], decisions):
+                    out[i] = d
         return out
 
 

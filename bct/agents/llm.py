@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bct.agents import llm_prompts as P
 from bct.agents.base import Agent, Decision, EpisodeFailed, Observation, closest_valid, episode_key, writes_actions
-from bct.agents.llm_backends import LocalBackend, OpenAIBackend, redact_url, structured_action
+from bct.agents.llm_backends import OpenAIBackend, local_backend, redact_url, structured_action
 from bct.agents.settings import LLMSettings
 from bct.core.errors import UserError
 from bct.core.files import write_atomic
@@ -43,7 +43,7 @@ class LLMAgent(Agent):
         if client is not None:
             self.backend = client
         elif s.backend == "local":
-            self.backend = LocalBackend(s.model, s.gguf_file, s.device)
+            self.backend = local_backend(s.model, s.gguf_file, s.device)
         else:
             self.backend = OpenAIBackend(s.model, s.base_url, s.api_key_env, s.retries, s.timeout, s.api)
         self.concurrency, choice = s.concurrency, s.choice
@@ -189,18 +189,6 @@ class LLMAgent(Agent):
             reply = self.backend.chat(messages, self.max_tokens)
         return self._record(path, reply)
 
-    def _ask_together(self, requests: list[tuple[list[dict], list[str]]]) -> list[dict]:
-        """Free-text replies from a backend that generates for several conversations at once (the local model):
-        the episodes' uncached queries of a step in batches of `concurrency`, one generation each."""
-        paths = [self._cache_path(messages, actions) for messages, actions in requests]
-        replies = [self._cached(path) for path in paths]
-        todo = [i for i, reply in enumerate(replies) if reply is None]
-        for k in range(0, len(todo), self.concurrency):
-            part = todo[k : k + self.concurrency]
-            for i, reply in zip(part, self.backend.chat_batch([requests[i][0] for i in part], self.max_tokens)):
-                replies[i] = self._record(paths[i], reply)
-        return replies
-
     def parse(self, text: str, valid: list[str]) -> tuple[str, bool]:
         """The action a reply names, and whether it named a valid one (else the closest valid action)."""
         m = re.findall(r"action\s*:\s*(.+)", text, flags=re.IGNORECASE)
@@ -245,15 +233,47 @@ class LLMAgent(Agent):
             return {"error": str(e)}
 
     def act(self, batch: list[Observation]) -> list[Decision]:
-        requests = [(self._messages(ob), ob.step.valid_actions) for ob in batch]
-        if self.choice == "generate" and hasattr(self.backend, "chat_batch"):
-            replies = self._ask_together(requests)
+        return self.act_together([(self, batch)])[0]
+
+    @classmethod
+    def act_together(cls, parts: list[tuple[LLMAgent, list[Observation]]]) -> list[list[Decision]]:
+        """The decisions of each agent for its episodes. Agents that write free text with one local model (the
+        games of a pool share it: `local_backend`) ask it in one generation for all their episodes' uncached
+        queries, `concurrency` to a batch; others ask theirs side by side, `concurrency` at once."""
+        requests = [[(agent._messages(ob), ob.step.valid_actions) for ob in batch] for agent, batch in parts]
+        first = parts[0][0]
+        together = hasattr(first.backend, "chat_batch") and all(
+            agent.choice == "generate" and agent.backend is first.backend for agent, _ in parts
+        )
+        if together:
+            replies = cls._generate_together([(agent, asked) for (agent, _), asked in zip(parts, requests)])
         else:
-            pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(batch))))
-            try:
-                replies = list(pool.map(self._ask_or_fail, requests))
-            finally:  # on Ctrl-C, requests not yet sent are dropped rather than waited for
-                pool.shutdown(wait=False, cancel_futures=True)
+            replies = [agent._ask_side_by_side(asked) for (agent, _), asked in zip(parts, requests)]
+        return [agent._decide(batch, said) for (agent, batch), said in zip(parts, replies)]
+
+    @staticmethod
+    def _generate_together(asked: list[tuple[LLMAgent, list[tuple[list[dict], list[str]]]]]) -> list[list[dict]]:
+        """Each agent's replies to its queries: from its cache, else from one shared generation (each agent
+        counts its own calls and tokens)."""
+        paths = [[agent._cache_path(m, a) for m, a in requests] for agent, requests in asked]
+        replies = [[agent._cached(p) for p in ps] for (agent, _), ps in zip(asked, paths)]
+        todo = [(k, i) for k, rs in enumerate(replies) for i, r in enumerate(rs) if r is None]
+        first = asked[0][0]
+        for start in range(0, len(todo), first.concurrency):
+            part = todo[start : start + first.concurrency]
+            talks = [asked[k][1][i][0] for k, i in part]
+            for (k, i), reply in zip(part, first.backend.chat_batch(talks, first.max_tokens)):
+                replies[k][i] = asked[k][0]._record(paths[k][i], reply)
+        return replies
+
+    def _ask_side_by_side(self, requests: list[tuple[list[dict], list[str]]]) -> list[dict]:
+        pool = ThreadPoolExecutor(max(1, min(self.concurrency, len(requests))))
+        try:
+            return list(pool.map(self._ask_or_fail, requests))
+        finally:  # on Ctrl-C, requests not yet sent are dropped rather than waited for
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _decide(self, batch: list[Observation], replies: list[dict]) -> list[Decision]:
         decisions = []
         for ob, reply in zip(batch, replies):
             if "error" in reply:

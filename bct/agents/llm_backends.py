@@ -9,6 +9,7 @@ import logging
 import os
 import re
 import threading
+from functools import cache
 
 from bct.agents.base import EpisodeFailed
 from bct.core.errors import UserError, unknown
@@ -334,3 +335,9 @@ class LocalBackend:
             text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
             replies.append({"text": text, "prompt_tokens": int(sum(mask)), "completion_tokens": n})
         return replies
+
+
+@cache
+def local_backend(model: str, gguf_file: str | None = None, device: str | None = None) -> LocalBackend:
+    """One loaded copy of a local model in a process: an evaluation of many games gives each game's agent the same."""
+    return LocalBackend(model, gguf_file, device)
