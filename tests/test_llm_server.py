@@ -154,15 +154,14 @@ def test_the_llm_agent_plays_scienceworld_writing_commands_with_its_memory(serve
 
 
 def test_the_llm_agent_plays_scienceworld_through_tales_loop(server, tmp_path):
-    """The zero-shot LLM row's protocol: TALES's own ScienceWorld environment and rules (here 3 game commands)."""
+    """The zero-shot LLM row's protocol and command (runscripts/llm-scienceworld-row.sh): TALES's own ScienceWorld
+    environment and rules (here 3 game commands), no modules, as TALES plays its LLMs."""
     pytest.importorskip("tales", reason="tale-suite is installed by runscripts/setup.sh")
+    small = {"TASKS": "scienceworld-find-non-living-thing", "TALES_SEEDS": "1", "STEPS": "3", "RESULTS": str(tmp_path)}
     r = subprocess.run(
-        [
-            sys.executable, "-m", "bct.evaluate", "agent=llm", "+game=scienceworld-find-non-living-thing",
-            f"agent.base_url={server['url']}", f"agent.model={server['model']}", "agent.api=completions",
-            "agent.max_tokens=8", "agent.history_turns=1", "agent.cache_dir=null", "fold=test", "num_variations=1",
-            "protocol=tales", "step_limit=3", f"results_dir={tmp_path}", "progress=false",
-        ],
+        ["bash", "runscripts/llm-scienceworld-row.sh", "agent.api=completions", "agent.max_tokens=8",
+         "agent.history_turns=1"],
+        env={**os.environ, **small, "BASE_URL": server["url"], "MODEL": server["model"]},
         capture_output=True, text=True, cwd=ROOT, timeout=900,
     )  # fmt: skip
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
@@ -172,3 +171,4 @@ def test_the_llm_agent_plays_scienceworld_through_tales_loop(server, tmp_path):
         res["protocol"] == "tales" and episode["seed"] == 226
     )  # TALES's game seed 1: the 2nd of test's list (225-299)
     assert episode["env_steps"] == 3 and res["agent_stats"]["calls"] == episode["steps"]
+    assert res["modules"] is False and res["fold"] == "test" and "| find-non-living-thing |" in r.stdout
