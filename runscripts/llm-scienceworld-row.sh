@@ -17,9 +17,13 @@ TASKS=${TASKS:-scienceworld} RESULTS=${RESULTS:-results/llm-scienceworld}
 if [ -n "${BASE_URL:-}" ]; then
   model=("agent.base_url=$BASE_URL" "agent.model=${MODEL:?set MODEL to the model name the server knows}")
 else
-  G=${GEMMA_DIR:-$HOME/.cache/bct-tests/gemma3-270m-hf}
-  [ -e "$G" ] || [[ "$G" == */* && ! "$G" == /* ]] ||
-    { echo "error: no model at $G; run 'pytest tests/test_llm_server.py' once to prepare it, or set GEMMA_DIR" >&2; exit 1; }
+  G=${GEMMA_DIR:-${BCT_TEST_CACHE:-$HOME/.cache/bct-tests}/gemma3-270m-hf}
+  case "$G" in  # a folder must be there; anything else is a hub id
+    /* | ./* | ../* | ~*) [ -e "$G" ] || {
+      echo "error: no model at $G; run 'pytest tests/test_llm_server.py' once to prepare it, or set GEMMA_DIR" >&2
+      exit 1
+    } ;;
+  esac
   model=(agent.backend=local "agent.model=$G")
 fi
 way=(protocol=tales "num_variations=$TALES_SEEDS")
@@ -30,4 +34,4 @@ for fold in $FOLDS; do
     "batch_size=$EPISODES" "agent.concurrency=$EPISODES" agent.cache_dir=null "results_dir=$RESULTS" progress=false "$@" |
     tail -n 3
 done
-python -m bct.report "$RESULTS" | sed -n '/^| task/,$p'
+python -m bct.report "$RESULTS"

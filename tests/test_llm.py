@@ -288,37 +288,55 @@ def test_a_real_local_model_plays_episodes_offline_answering_them_together_as_ea
 
 def test_a_pool_of_games_asks_one_local_model_for_all_their_episodes_at_once(tmp_path):
     """Several games played together (`ByGame`, as `bct.evaluate games=[...]` plays them) with one local model:
-    one generation a step for the episodes of every game, `concurrency` to a batch, each game's agent counting its
-    own calls; a backend that answers one query at a time is asked per game, as before."""
+    one generation a step for the episodes of every game, `concurrency` to a batch, each reply going to its own
+    episode and each game's agent counting its own calls; a refused batch fails its episodes alone; a backend that
+    answers one query at a time is asked per game, as before."""
+    import re as regex
+
     from bct.agents.base import ByGame, Observation
+    from bct.agents.llm_backends import Refused
     from bct.modules.stack import Step
+
+    def answer(messages):  # the room the episode's prompt names
+        room = regex.findall(r"Room (\d+)", messages[-1]["content"])[-1]
+        return {"text": f"go to room {room}", "prompt_tokens": 10 + int(room), "completion_tokens": 2}
 
     class Batching:  # a local model's interface, scripted
         model = "scripted"
 
-        def __init__(self):
-            self.batches = []
+        def __init__(self, refuse=()):
+            self.batches, self.refuse = [], refuse
 
         def chat_batch(self, talks, max_tokens):
             self.batches.append(len(talks))
-            return [{"text": "look around", "prompt_tokens": 10, "completion_tokens": 2} for _ in talks]
+            if len(self.batches) in self.refuse:
+                raise Refused("the server refused the request", 400, "bad request")
+            return [answer(m) for m in talks]
 
     class OneAtATime:  # a server's interface: a query a call
         model = "scripted"
 
         def chat(self, messages, max_tokens):
-            return {"text": "look around", "prompt_tokens": 10, "completion_tokens": 2}
+            return answer(messages)
 
     games = [get_game("twc"), get_game("sorting")]
-    for client, batches in ((Batching(), [3, 1]), (OneAtATime(), None)):
-        agents = {g.name: LLMAgent(g, client=client, cache_dir=tmp_path / "cache", concurrency=3) for g in games}
+    for client, batches in ((Batching(), [3, 1]), (Batching(refuse=(2,)), [3, 1]), (OneAtATime(), None)):
+        agents = {
+            g.name: LLMAgent(g, client=client, cache_dir=tmp_path / str(id(client)), concurrency=3) for g in games
+        }
         pool, batch = ByGame(agents), []
         for k, g in enumerate(games * 2):
             pool.start(g, "dev", 10000 + k, True)
-            step = Step("Do the task.", f"Room {k}.", f"Room {k}.", "Nothing.", ["look around"], 0.0, False)
+            valid = [f"go to room {j}" for j in range(4)]
+            step = Step("Do the task.", f"Room {k}.", f"Room {k}.", "Nothing.", valid, 0.0, False)
             batch.append(Observation(g, "dev", 10000 + k, True, step, "", []))
-        assert [d.action for d in pool.act(batch)] == ["look around"] * 4
-        assert [agents[g.name].stats()["calls"] for g in games] == [2, 2]
+        decisions = pool.act(batch)
+        refused = getattr(client, "refuse", ())
+        assert [d.action for d in decisions] == [f"go to room {k}" if k != 3 or not refused else "" for k in range(4)]
+        assert bool(decisions[3].error) == bool(refused)
+        # episodes 0 and 2 are twc's, 1 and 3 sorting's: each game's agent counts its own calls and tokens
+        counts = [(agents[g.name].stats()["calls"], agents[g.name].stats()["prompt_tokens"]) for g in games]
+        assert counts == [(2, 22), (1, 11) if refused else (2, 24)]
         if batches:  # four episodes of two games: one generation of three, then one
             assert client.batches == batches
 

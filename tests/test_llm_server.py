@@ -172,3 +172,4 @@ def test_the_llm_agent_plays_scienceworld_through_tales_loop(server, tmp_path):
     )  # TALES's game seed 1: the 2nd of test's list (225-299)
     assert episode["env_steps"] == 3 and res["agent_stats"]["calls"] == episode["steps"]
     assert res["modules"] is False and res["fold"] == "test" and "| find-non-living-thing |" in r.stdout
+    assert "| llm | " in r.stdout  # the row's mean over the tasks played

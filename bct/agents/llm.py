@@ -239,7 +239,8 @@ class LLMAgent(Agent):
     def act_together(cls, parts: list[tuple[LLMAgent, list[Observation]]]) -> list[list[Decision]]:
         """The decisions of each agent for its episodes. Agents that write free text with one local model (the
         games of a pool share it: `local_backend`) ask it in one generation for all their episodes' uncached
-        queries, `concurrency` to a batch; others ask theirs side by side, `concurrency` at once."""
+        queries, `concurrency` to a batch; others ask theirs side by side, `concurrency` at once. A pool of games
+        (`ByGame`) calls this, not each agent's `act`."""
         requests = [[(agent._messages(ob), ob.step.valid_actions) for ob in batch] for agent, batch in parts]
         first = parts[0][0]
         together = hasattr(first.backend, "chat_batch") and all(
@@ -262,8 +263,12 @@ class LLMAgent(Agent):
         for start in range(0, len(todo), first.concurrency):
             part = todo[start : start + first.concurrency]
             talks = [asked[k][1][i][0] for k, i in part]
-            for (k, i), reply in zip(part, first.backend.chat_batch(talks, first.max_tokens)):
-                replies[k][i] = asked[k][0]._record(paths[k][i], reply)
+            try:
+                said = first.backend.chat_batch(talks, first.max_tokens)
+            except EpisodeFailed as e:  # a refused request fails its batch's episodes alone: the others go on
+                said = [{"error": str(e)}] * len(part)
+            for (k, i), reply in zip(part, said):
+                replies[k][i] = reply if "error" in reply else asked[k][0]._record(paths[k][i], reply)
         return replies
 
     def _ask_side_by_side(self, requests: list[tuple[list[dict], list[str]]]) -> list[dict]:

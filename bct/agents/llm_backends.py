@@ -308,32 +308,30 @@ class LocalBackend:
         return self.chat_batch([messages], max_tokens)[0]
 
     def chat_batch(self, conversations: list[list[dict]], max_tokens: int) -> list[dict]:
-        """Greedy replies to several conversations in one generation, their prompts padded on the left: the
-        replies `chat` gives each alone, for about one pass over the batch (the episodes of a step share it)."""
+        """Greedy replies to several conversations in one generation, their prompts padded on the left: on a CPU
+        in fp32 the replies `chat` gives each alone (bench/llm_batch.py), for about one pass over the batch."""
         import torch
 
         tok = self.tokenizer
-        ends = self.lm.generation_config.eos_token_id
-        ends = set(ends if isinstance(ends, list) else [ends if ends is not None else tok.eos_token_id])
-        pad = tok.pad_token_id if tok.pad_token_id is not None else min(ends)
+        ends = self.lm.generation_config.eos_token_id  # where generation stops: an id, a list, or none
+        ends = set(ends if isinstance(ends, list) else [] if ends is None else [ends])
+        pad = next((t for t in (tok.pad_token_id, tok.eos_token_id, min(ends, default=None)) if t is not None), 0)
         with self._lock, torch.inference_mode():
-            if tok.pad_token_id is None:  # a tokenizer without one (GPT-2's) pads with its end of sequence
-                tok.pad_token_id = pad
-            enc = tok(
-                [self.prompt(m) for m in conversations],
-                return_tensors="pt",
-                padding=True,
-                padding_side="left",
-                add_special_tokens=not tok.chat_template,
-            ).to(self.device)
-            out = self.lm.generate(**enc, max_new_tokens=max_tokens, do_sample=False, pad_token_id=pad)
-        width, replies = enc["input_ids"].shape[1], []
-        for row, mask in zip(out[:, width:].tolist(), enc["attention_mask"].tolist()):
+            # padded by hand: the shared tokenizer's own padding state is left as `rank` and `constrained` use it
+            ids = [self.encode(m)["input_ids"][0].tolist() for m in conversations]
+            width = max(len(i) for i in ids)
+            input_ids = torch.tensor([[pad] * (width - len(i)) + i for i in ids], device=self.device)
+            mask = torch.tensor([[0] * (width - len(i)) + [1] * len(i) for i in ids], device=self.device)
+            out = self.lm.generate(
+                input_ids=input_ids, attention_mask=mask, max_new_tokens=max_tokens, do_sample=False, pad_token_id=pad
+            )
+        replies = []
+        for row, prompt in zip(out[:, width:].tolist(), ids):
             # a reply ends at its first end of sequence (kept, as generation alone keeps it); pads follow
             n = next((k + 1 for k, t in enumerate(row) if t in ends), len(row))
             text = tok.decode(row[:n], skip_special_tokens=True)
             text = re.split(r"\n\s*(?:User|System):", text)[0].strip()  # a base model goes on with the next turn
-            replies.append({"text": text, "prompt_tokens": int(sum(mask)), "completion_tokens": n})
+            replies.append({"text": text, "prompt_tokens": len(prompt), "completion_tokens": n})
         return replies
 
 
