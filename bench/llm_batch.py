@@ -12,36 +12,26 @@ replies agree, and the ratio (one at a time / batched) as the last line.
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 import time
-from pathlib import Path
 
-from llm_rank import GEMMA, tiny_gemma  # bench/llm_rank.py
+from llm_rank import arguments, local_model  # bench/llm_rank.py: the local-LLM benches' options and model
 from rank import Recorder  # bench/rank.py: the oracle, keeping what it saw
 
 from bct.agents.llm import LLMAgent
-from bct.agents.llm_backends import LocalBackend
 from bct.agents.rollout import rollout
 from bct.core.threads import set_threads
 from bct.worlds.registry import fold_seeds, get_game
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model")
-    ap.add_argument("--game", default="scienceworld-boil")
-    ap.add_argument("--steps", type=int, default=8, help="replies, all in one batch")
+    ap = arguments(__doc__.splitlines()[0], "scienceworld-boil", "replies, all in one batch")
     ap.add_argument("--max-tokens", type=int, default=32, help="the agent's default for an action")
-    ap.add_argument("--threads", default="auto")
     args = ap.parse_args()
     set_threads(int(args.threads) if args.threads.isdigit() else args.threads)
     game = get_game(args.game)
     with tempfile.TemporaryDirectory() as tmp:
-        model = args.model or (str(GEMMA) if GEMMA.is_dir() else "tiny")
-        label = "a tiny Gemma 3" if model == "tiny" else Path(model).name
-        model = tiny_gemma(Path(tmp)) if model == "tiny" else model
-        b = LocalBackend(model, device="cpu")
+        b, label = local_model(args.model, tmp)
         agent = LLMAgent(game, modules=True, client=b, cache_dir=None)
         recorder = Recorder(game)
         seeds = fold_seeds(game, "dev", 2)

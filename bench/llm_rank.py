@@ -73,20 +73,31 @@ def tiny_gemma(folder: Path) -> str:
     return str(folder)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str, game: str, steps: str) -> argparse.ArgumentParser:
+    """The local-LLM benches' shared options: the model, the game, how many steps, the threads."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--model")
-    ap.add_argument("--game", default="sorting")
-    ap.add_argument("--steps", type=int, default=8, help="steps to score")
+    ap.add_argument("--game", default=game)
+    ap.add_argument("--steps", type=int, default=8, help=steps)
     ap.add_argument("--threads", default="auto")
-    args = ap.parse_args()
+    return ap
+
+
+def local_model(name: str | None, tmp: str) -> tuple[LocalBackend, str]:
+    """The model named (--model), else the tests' Gemma 3 270M where it is prepared, else a tiny Gemma 3 built in
+    `tmp`; and its label."""
+    model = name or (str(GEMMA) if GEMMA.is_dir() else "tiny")
+    label = "a tiny Gemma 3" if model == "tiny" else Path(model).name
+    model = tiny_gemma(Path(tmp)) if model == "tiny" else model
+    return LocalBackend(model, device="cpu"), label
+
+
+def main() -> None:
+    args = arguments(__doc__.splitlines()[0], "sorting", "steps to score").parse_args()
     set_threads(int(args.threads) if args.threads.isdigit() else args.threads)
     game = get_game(args.game)
     with tempfile.TemporaryDirectory() as tmp:
-        model = args.model or (str(GEMMA) if GEMMA.is_dir() else "tiny")
-        label = "a tiny Gemma 3" if model == "tiny" else Path(model).name
-        model = tiny_gemma(Path(tmp)) if model == "tiny" else model
-        b = LocalBackend(model, device="cpu")
+        b, label = local_model(args.model, tmp)
         agent = LLMAgent(game, modules=True, client=b, choice="rank", cache_dir=None)
         recorder = Recorder(game)
         rollout(recorder, game, "dev", range(10000, 10002), True, batch_size=2)
