@@ -215,9 +215,14 @@ def _generate(
             out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n"
         )
 
+    # the longest first (episodes to play x the game's step limit), so that no long game is handed out last to run
+    # alone: ScienceWorld's genetics tasks were, and its data took 1,656 s against 1,343 this way (2 workers)
+    def length(key: tuple[str, bool]) -> int:
+        return games[key[0]].step_limit * sum(len(seeds) - len(kept) for *_, seeds, kept in groups[key])
+
     play_all(
         _play,
-        {(game, modules): (games[game], modules, files, out_dir) for (game, modules), files in groups.items()},
+        {key: (games[key[0]], key[1], groups[key], out_dir) for key in sorted(groups, key=length, reverse=True)},
         lambda key, entries: record(key[0], entries),
         bar,
         workers,
