@@ -3,14 +3,16 @@ optimizer, timed apart on the batches the trainer would draw, for the preset and
 trainer's own step (`training_step` and the optimizer, as `Seq2SeqTrainer.train` runs them) on the same
 batches, so that what the trainer adds per step shows. On the GPU when there is one (timings synchronised).
 
-    python bench/profile_train.py [--game sorting] [--model t5-cpu-scratch] [--steps 200] [key=value ...] [--precision fp32 bf16]
+    python bench/profile_train.py [--game sorting] [--model t5-cpu-scratch] [--steps 200] [--compile] [key=value ...] [--precision fp32 bf16]
 
 Extra key=value arguments are bct.train overrides (e.g. batch_size=16, or +experiment=scienceworld with
 `--game ""`), written before `--precision`, which takes the rest of the line. `--precision bf16` runs the forward
 pass under bf16 autocast (the trainer: `bf16=True`); several precisions are timed one after the other from the same
-initial weights on the same batches. Prints, per precision, milliseconds per step for each part and its share, the
-tokens per example and the trainer's step beside the hand-written one; the last line gives each precision's trainer
-step as a ratio to the first's.
+initial weights on the same batches. `--compile` times each again with the model under `torch.compile` (the trainer:
+`+trainer.torch_compile=true`); compilations for new batch shapes after the 10 warm-up steps are counted, as a
+training meets them. Prints, per variant, milliseconds per step for each part and its share, the tokens per example
+and the trainer's step beside the hand-written one; the last line gives each variant's trainer step as a ratio to
+the first's.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def main() -> None:
     ap.add_argument("--game", default="sorting")
     ap.add_argument("--model", default="t5-cpu-scratch")
     ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--compile", action="store_true", help="each precision again with the model under torch.compile")
     ap.add_argument("--precision", nargs="+", default=["fp32"], choices=["fp32", "bf16"])
     args, overrides = ap.parse_known_args()
     device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -59,16 +62,21 @@ def main() -> None:
             f"{where}, {args.steps} steps"
         )
         trainer_steps: dict[str, float] = {}
-        for precision in args.precision:
-            model = copy.deepcopy(initial)
-            trainer_steps[precision] = profile(model, tokenizer, encoded, cfg, tmp, device, precision, args.steps, now)
+        for compiled in (False, True) if args.compile else (False,):
+            for precision in args.precision:
+                model = copy.deepcopy(initial)
+                name = f"{precision}, compiled" if compiled else precision
+                trainer_steps[name] = profile(
+                    model, tokenizer, encoded, cfg, tmp, device, precision, compiled, args.steps, now
+                )
         first, base = next(iter(trainer_steps.items()))
         ratios = ", ".join(f"{name} {base / seconds:.2f}x as fast" for name, seconds in trainer_steps.items())
         print(f"the trainer's step against {first}: {ratios}")
 
 
-def profile(model, tokenizer, encoded, cfg, tmp, device, precision, steps, now) -> float:
-    """Time the parts of a step, then the trainer's own step, in one precision; returns the trainer's step."""
+def profile(model, tokenizer, encoded, cfg, tmp, device, precision, compiled, steps, now) -> float:
+    """Time the parts of a step, then the trainer's own step, in one precision (the model compiled or not);
+    returns the trainer's step."""
     bf16 = precision == "bf16"
     trainer = Seq2SeqTrainer(
         model=model,
@@ -90,6 +98,7 @@ def profile(model, tokenizer, encoded, cfg, tmp, device, precision, steps, now) 
     )
     loader = trainer.get_train_dataloader()
     model.to(device)
+    run = torch.compile(model) if compiled else model  # the same weights: the optimizer steps `model`'s parameters
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr)
     model.train()
     parts: dict[str, list[float]] = {"batching": [], "forward": [], "backward": [], "optimizer": []}
@@ -105,7 +114,7 @@ def profile(model, tokenizer, encoded, cfg, tmp, device, precision, steps, now) 
         batch = {k: v.to(device) for k, v in batch.items()}
         t1 = now()
         with torch.autocast(device, dtype=torch.bfloat16, enabled=bf16):
-            loss = model(**batch).loss
+            loss = run(**batch).loss
         t2 = now()
         loss.backward()
         t3 = now()
@@ -129,14 +138,14 @@ def profile(model, tokenizer, encoded, cfg, tmp, device, precision, steps, now) 
             batches = iter(loader)
             batch = next(batches)
         t0 = now()
-        trainer.training_step(model, batch)
+        trainer.training_step(run, batch)
         trainer.optimizer.step()
         trainer.lr_scheduler.step()
         model.zero_grad()
         if step >= 10:
             own.append(now() - t0)
     total = sum(statistics.mean(v) for v in parts.values())
-    print(f"{precision}:")
+    print(f"{precision}{', compiled' if compiled else ''}:")
     for name, values in parts.items():
         mean = statistics.mean(values)
         print(f"  {name:<10} {1000 * mean:7.1f} ms/step  {100 * mean / total:5.1f}%")

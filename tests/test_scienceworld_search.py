@@ -414,4 +414,4 @@ def test_the_life_stages_focused_as_seen_copy_the_look_and_score_one():
         # each by the look's own words where they name one thing; two trees reproducing: the simulator's referent
         for before, step in focus[:3]:
             assert before.look.count(step.action.removeprefix("focus on ")) == 1, step.action
-        assert re.search(r" in the reproducing stage in self watering flower pot \d$", focus[3][1].action)
+        assert re.search(r" in the reproducing stage in self watering flower pot \d+$", focus[3][1].action)
