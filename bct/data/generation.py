@@ -215,8 +215,7 @@ def _generate(
             out_dir / MANIFEST, json.dumps({k: v for k, v in manifest.items() if k != "written"}, indent=2) + "\n"
         )
 
-    # the longest first (episodes to play x the game's step limit), so that no long game is handed out last to run
-    # alone: ScienceWorld's genetics tasks were, and its data took 1,656 s against 1,343 this way (2 workers)
+    # the longest first (episodes to play x the game's step limit): a long game handed out last runs alone at the end
     def length(key: tuple[str, bool]) -> int:
         return games[key[0]].step_limit * sum(len(seeds) - len(kept) for *_, seeds, kept in groups[key])
 

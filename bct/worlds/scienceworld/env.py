@@ -69,8 +69,8 @@ class ScienceWorldEnv:
         # always with the gold path generated: making it changes the variation's world (a replay of its own gold
         # path in a world loaded without it can fall short: power-component-renewable, boil), so agents play worlds
         # made as the oracle's and the data's; nothing of it reaches an agent. No server reset after the load: it
-        # loads all again (2.2x the time; 24 s a genetics world), and two loads of a variation differ anyway in the
-        # gold path's picks and a look's order (the JVM's hash codes: docs/experiments/2026-12-06-one-load.md)
+        # loads it all again, and two loads of a variation differ anyway in the gold path's picks and a look's order
+        # (the JVM's hash codes: docs/experiments/2026-12-06-one-load.md)
         self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=True)
         self.sw.lastStepScore = 0
         self.task = str(self.sw.server.freeActionTaskDesc())  # fixed for the episode: asked once, not every step
