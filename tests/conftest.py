@@ -27,8 +27,9 @@ def pytest_xdist_auto_num_workers(config):
 
 
 # the files that take longest, first, by their measured totals (the cluster's first of all: its tests mostly wait on
-# SLURM, which leaves the cores to the others): `--dist loadfile` hands files to the workers in this order, and a
-# long one met last ran alone for minutes at the end while the other worker idled
+# SLURM, which leaves the cores to the others): `--dist loadfile --no-loadscope-reorder` hands files to the workers in
+# this order (without the flag, xdist reorders them by their number of tests), and a long one met last ran alone for
+# minutes at the end while the other worker idled
 LONGEST_FIRST = ("test_cluster.py", "test_scienceworld_search.py", "test_scienceworld.py", "test_evaluate.py",
                  "test_train.py", "test_config.py", "test_scienceworld_modules.py", "test_bench.py", "test_generate.py",
                  "test_job.py", "test_llm_server.py", "test_llm.py", "test_released.py", "test_textworld.py",
@@ -106,6 +107,37 @@ def cli():
             env={**os.environ, **(env or {})},
             timeout=600,
         )
+
+    return run
+
+
+@pytest.fixture
+def cli_here(monkeypatch):
+    """cli_here("bct.train", *args, env={...}): the same command's entry point called in this process, for the many
+    checks that end before any work (an interpreter and PyTorch started for each cost seconds); `cli` for the rest."""
+    import contextlib
+    import importlib
+    import io
+    import logging
+
+    from hydra.core.global_hydra import GlobalHydra
+
+    def run(module: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        for k, v in (env or {}).items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.chdir(ROOT)
+        monkeypatch.setattr(sys, "argv", [module, *args])
+        root, out, err, code = logging.getLogger(), io.StringIO(), io.StringIO(), 0
+        handlers = root.handlers[:]
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                importlib.import_module(module).main()
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+        finally:
+            GlobalHydra.instance().clear()  # Hydra's app leaves itself set up; the next one, or compose(), would fail
+            root.handlers[:] = handlers  # and its logging configured to the captured streams
+        return subprocess.CompletedProcess([module, *args], code, out.getvalue(), err.getvalue())
 
     return run
 

@@ -179,14 +179,28 @@ def test_auto_threads_follow_the_cores_this_process_may_use(monkeypatch):
         ("bct.evaluate", ["agent=random", "+game=twc", "checkpoint=conf"], "checkpoint does not apply to agent=random"),
     ],
 )
-@pytest.mark.slow
-def test_bad_values_are_one_line(tmp_path, cli, one_line, module, args, says):
+def test_bad_values_are_one_line(tmp_path, cli_here, one_line, module, args, says):
     where = {
         "bct.generate": [f"out_dir={tmp_path}"],
         "bct.train": [f"data_dir={tmp_path}", f"checkpoint_dir={tmp_path}"],
         "bct.evaluate": [f"results_dir={tmp_path}"],
     }[module]
-    one_line(cli(module, *args, *where, "progress=false", env={"HF_HUB_OFFLINE": "1"}), says)
+    run = [*args, *where, "progress=false", f"hydra.run.dir={tmp_path / 'hydra'}"]
+    one_line(cli_here(module, *run, env={"HF_HUB_OFFLINE": "1"}), says)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "module, args, says",
+    [
+        ("bct.generate", ["num_games=abc"], "num_games=abc: must be a whole number"),
+        ("bct.train", ["+game=twc", "epochs=0"], "epochs=0: must be at least 1"),
+        ("bct.evaluate", ["agent=random", "+game=twc", "step_limit=0"], "step_limit=0: must be at least 1"),
+    ],
+)
+def test_a_bad_value_is_one_line_from_a_fresh_interpreter(tmp_path, cli, one_line, module, args, says):
+    """As above, in the process a user starts: nothing printed on the way (a warning, a log line) adds a line."""
+    one_line(cli(module, *args, f"hydra.run.dir={tmp_path / 'hydra'}", "progress=false"), says)
 
 
 def test_the_evaluator_settings_have_one_source(compose):
