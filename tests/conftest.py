@@ -120,8 +120,6 @@ def cli_here(monkeypatch):
     import io
     import logging
 
-    from hydra.core.global_hydra import GlobalHydra
-
     def run(module: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
         for k, v in (env or {}).items():
             monkeypatch.setenv(k, v)
@@ -135,8 +133,7 @@ def cli_here(monkeypatch):
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
         finally:
-            GlobalHydra.instance().clear()  # Hydra's app leaves itself set up; the next one, or compose(), would fail
-            root.handlers[:] = handlers  # and its logging configured to the captured streams
+            root.handlers[:] = handlers  # Hydra's app set the logging up to write to the captured streams
         return subprocess.CompletedProcess([module, *args], code, out.getvalue(), err.getvalue())
 
     return run
