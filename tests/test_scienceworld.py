@@ -566,17 +566,6 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     asked = seen(question, ["focus on soap"], "... Ambiguous request ...")
     assert agent(answer_questions=True)._write(["focus on soap", "0"], m, asked, world)[0] == "0"
     assert agent()._write(["focus on soap", "0"], m, asked, world)[0] == "focus on soap"  # asked again, forever
-    # no number written: with answer_options the question's numbers join the pool (ranked by the model where it
-    # reranks; here kept in the question's order) and the first goes; nothing joins where none was asked
-    pools = [["focus on soap", "move metal pot to stove"], ["1", "look around"], ["look around"]]
-    calm = seen("You move to the kitchen.", [], "... kitchen ...")
-    answering = agent(answer_questions=True, answer_options=True)
-    assert answering._add_options([asked, asked, calm], pools) == {0}
-    assert pools == [["focus on soap", "move metal pot to stove", "0", "1"], ["1", "look around"], ["look around"]]
-    assert answering._write(pools[0], m, asked, world)[0] == "0"
-    without = [["focus on soap"]]
-    assert agent(answer_questions=True)._add_options([asked], without) == set()
-    assert without == [["focus on soap"]]  # off (the default): the question stands
 
     unseen = seen("You move to the kitchen.", [], "... kitchen ...")
     best = ["focus on dove", "focus on thermometer", "pick up metal pot"]  # no dove here: its best is unseen

@@ -177,7 +177,6 @@ class T5Agent(WrittenChoice, Agent):
         sources = [m.source for m in maps]
         read = self._read(self.model, self.tokenizer, sources)
         pools = [list(dict.fromkeys(c)) for c in self._beams(self.model, self.tokenizer, read)]
-        options = self._add_options(batch, pools)
         scores = self._pool(sources, pools, read) if self.rerank else None
         if self.widen:
             self._widen(batch, maps, pools, read)
@@ -186,8 +185,6 @@ class T5Agent(WrittenChoice, Agent):
             cands = pools[i]
             action, fallback = self._choose(cands, m, ob)
             info = {"fallback": fallback, **({"scores": [round(x, 4) for x in scores[i]]} if scores else {})}
-            if i in options:  # the question's numbers joined what the model wrote (`answer_options`)
-                info["options"] = True
             # candidates as a reader knows them: placeholders written back as names
             decisions.append(Decision(action, [m.restore(c) or m.concrete(c) for c in cands], info))
         return decisions

@@ -21,7 +21,7 @@ class WrittenChoice:
     `fallback_skip`, for a world whose list of valid actions judges a command)."""
 
     retry_refused = skip_idle = False  # set per agent (`_start_choosing`): off unless asked
-    decisive_per_life = answer_questions = decisive_best_only = answer_options = False
+    decisive_per_life = answer_questions = decisive_best_only = False
 
     def _start_choosing(self, settings: T5Settings) -> None:
         """The choice's settings and its per-episode memory (empty: no episode started)."""
@@ -41,7 +41,6 @@ class WrittenChoice:
         self._asked: dict[tuple, str | None] = {}  # per episode: a decisive command the game answered with a question
         self.answer_questions = settings.answer_questions
         self.decisive_best_only = settings.decisive_best_only
-        self.answer_options = settings.answer_options
 
     def _start_episode(self, game: Game, fold: str, seed: int) -> None:
         """An episode starts: nothing of it sent, left or answered idle yet."""
@@ -74,20 +73,6 @@ class WrittenChoice:
                 made.add(sent)
             elif asked and sent.isdigit():
                 made.add(asked)
-
-    def _add_options(self, batch: list[Observation], pools: list[list[str]]) -> set[int]:
-        """With `answer_options`, where the game asked which thing a command meant and the model wrote no number, the
-        question's numbers join its candidates (in place; ordered by the model's likelihood where it reranks): no
-        number written, the question stood and every command sent after it was refused (four of dev's lost
-        changes-of-state runs: "focus on soap" asked on the table or the floor, then no focus made). Returned: the
-        episodes (their places in `batch`) whose pools the numbers joined."""
-        joined = set()
-        for i, (ob, pool) in enumerate(zip(batch, pools)):
-            answer = ob.step.observation
-            if self.answer_options and asks(world_of(ob.game), answer) and not any(c.isdigit() for c in pool):
-                pool.extend(n for n in OPTION.findall(answer) if n not in pool)
-                joined.add(i)
-        return joined
 
     def _note_idle(self, ob: Observation) -> None:
         """With `skip_idle`, the command the game just answered as changing nothing, with the look and inventory it
@@ -241,9 +226,6 @@ class WrittenChoice:
         if self.untried == "state":
             return (ob.step.observation, ob.step.look, ob.step.inventory)
         return (ob.prompt,)
-
-
-OPTION = re.compile(r"^\s*(\d+):", re.M)  # a numbered option of the game's question ("0:\tfocus on soap (in kitchen)")
 
 
 def asks(world, answer: str) -> bool:
