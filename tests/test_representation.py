@@ -9,7 +9,7 @@ import pytest
 from bct.core.errors import UserError
 from bct.data.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
 from bct.data.generation import generate
-from bct.data.prompt import training_pair
+from bct.data.prompt import training_pair, with_recent
 from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.tokenizer import train_tokenizer
 from bct.worlds.registry import data_modules
@@ -549,3 +549,24 @@ def test_a_titled_thing_is_named_by_its_kind_as_the_parser_takes_it():
     m = rep.map(prompt, [])
     target = m.rewrite("pick up recipe")
     assert target != "pick up recipe" and m.in_sight(target), (target, m.source)
+
+
+def test_common_task_rule_18_reads_the_previous_action_as_the_model_wrote_it():
+    """A ScienceWorld command is written without a list, so under rule 17 the previous action's argument phrase was
+    a name of its own: "pour cup containing orange juice into metal pot" read "pour <e3>" in PACT and in the recent
+    actions, and what was poured where was readable nowhere. From rule 18 it reads by the prompt's own names, as the
+    same command reads as a target."""
+    known = {"kitchen", "metal pot", "hallway"}
+    rep = type(get_representation("common-task"))(known)
+    assert rep.rule >= 18
+    action = "pour cup containing orange juice into metal pot"
+    prompt = _sw_prompt("kitchen", ["cup containing orange juice", "metal pot"], "boil orange juice").replace(
+        " PACT  </s>", f" PACT {action} </s>"
+    )
+    source = with_recent(prompt, ["go to kitchen", action], 5)
+    m = rep.map(source, [])
+    assert "PACT pour cup containing <e1> into metal pot </s>" in m.source
+    assert "RECENT go to kitchen ; pour cup containing <e1> into metal pot </s>" in m.source
+    assert m.rewrite(action) == "pour cup containing <e1> into metal pot"  # as the target reads it
+    old = type(rep)(known, rule=17).map(source, [])  # the older rule, for its checkpoints
+    assert "PACT pour <e" in old.source
