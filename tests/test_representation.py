@@ -570,3 +570,19 @@ def test_common_task_rule_18_reads_the_previous_action_as_the_model_wrote_it():
     assert m.rewrite(action) == "pour cup containing <e1> into metal pot"  # as the target reads it
     old = type(rep)(known, rule=17).map(source, [])  # the older rule, for its checkpoints
     assert "PACT pour <e" in old.source
+
+
+def test_a_training_chooses_the_entity_rule_to_measure_one_against_another(compose):
+    """`entity_rule` trains on an older rule (the recipe keeps the one measured until a new one is chosen on dev); the
+    run records it, and a rule the representation does not number by is one clear line."""
+    from bct.config.runs import train_settings
+
+    assert train_settings(compose("train", "+experiment=scienceworld"))["entity_rule"] == 17
+    assert train_settings(compose("train", "+experiment=scienceworld", "entity_rule=null"))["entity_rule"] >= 18
+    rep = get_representation("common-task", 17)
+    assert rep.rule == 17 and rep.knowing({"kitchen"}).rule == 17  # fitting keeps the rule
+    assert get_representation("common-task").rule == type(rep).rule
+    with pytest.raises(UserError, match="entity_rule=3: entities=common-task numbers by rules 6, 7, .*; choose one"):
+        get_representation("common-task", 3)
+    with pytest.raises(UserError, match="entity_rule=2: entities=text numbers by no rule"):
+        get_representation("text", 2)

@@ -97,7 +97,7 @@ def train_settings(cfg) -> dict:
     by_game = {g.name: modules_of(g, cfg.modules) for g in games if modules_of(g, cfg.modules) != modules_of(g, False)}
     if by_game:
         values["played_with"] = by_game
-    values.update(get_representation(cfg.entities).record())
+    values.update(get_representation(cfg.entities, cfg.entity_rule).record())
     if cfg.select != "none":  # a constant learning rate: another model than a run without selection
         values.update(select=cfg.select, select_every=cfg.select_every)
     if cfg.epochs is None:  # a budget in steps; recorded where used, so that older runs keep their folders

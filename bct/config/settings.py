@@ -175,6 +175,7 @@ class TrainSettings(Command):
     modules: Modules
     memory: Optional[bool]  # the working memory (bct/worlds/<world>/modules/memory.py); null: the game's default
     entities: Literal[tuple(REPRESENTATIONS)]
+    entity_rule: Optional[int] = None  # the rule `entities` numbers by (bct.data.representation); null: its latest
     recent: Annotated[int, Field(ge=0)]  # the episode's last actions in the prompt (bct.data.prompt.with_recent)
     final_example: bool
     distinct: bool

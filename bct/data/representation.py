@@ -54,6 +54,17 @@ class Representation:
             if model is not None:
                 model.resize_token_embeddings(len(tokenizer))
 
+    def at_rule(self, rule: int | None) -> Representation:
+        """This representation numbering by `rule` (None: its latest), for a training that measures a rule against
+        another; only a rule it still numbers by."""
+        if rule is None or rule == self.rule:
+            return self
+        raise UserError(
+            f"entity_rule={rule}: entities={self.name} numbers by "
+            + (f"rule {self.rule} alone" if self.rule is not None else "no rule")
+            + "; leave entity_rule unset"
+        )
+
     def record(self) -> dict:
         """What a checkpoint's settings say of its representation."""
         return {"entities": self.name, **({"entity_rule": self.rule} if self.rule is not None else {})}
@@ -146,7 +157,11 @@ class Common(Names):
                     games[name].add(game)
         played = len({e for seen in episodes.values() for e in seen})
         fewest, least = max(2, self.MIN_SHARE * played), min(self.MIN_GAMES, len(parts))
-        return type(self)(n for n, e in episodes.items() if len(e) >= fewest and len(games[n]) >= least)
+        return self.knowing(n for n, e in episodes.items() if len(e) >= fewest and len(games[n]) >= least)
+
+    def knowing(self, known) -> Common:
+        """The same representation with these common names."""
+        return type(self)(known)
 
     def state(self) -> dict:
         return {"common_names": sorted(self.known)}
@@ -213,6 +228,17 @@ class CommonTask(Common):
         super().__init__(known)
         self.rule = rule or type(self).rule
 
+    def knowing(self, known) -> CommonTask:
+        return type(self)(known, self.rule)
+
+    def at_rule(self, rule: int | None) -> CommonTask:
+        if rule is None or rule == self.rule:
+            return self
+        if rule not in (type(self).rule, *self.older_rules):
+            rules = ", ".join(map(str, (*self.older_rules, type(self).rule)))
+            raise UserError(f"entity_rule={rule}: entities={self.name} numbers by rules {rules}; choose one of them")
+        return type(self)(self.known, rule)
+
     def map(self, source: str, valid_actions: list[str]):
         task = source.partition(" </s> ")[0]
         staged = (
@@ -255,10 +281,11 @@ REPRESENTATIONS: dict[str, Representation] = {
 }
 
 
-def get_representation(name: str) -> Representation:
+def get_representation(name: str, rule: int | None = None) -> Representation:
+    """The representation `name` (entities=...), numbering by `rule` where given (entity_rule=...; None: its latest)."""
     if name not in REPRESENTATIONS:
         raise unknown("entities", name, REPRESENTATIONS)
-    return REPRESENTATIONS[name]
+    return REPRESENTATIONS[name].at_rule(rule)
 
 
 def of_checkpoint(run: dict, checkpoint) -> Representation:

@@ -218,7 +218,7 @@ def quiet_progress(progress: bool) -> None:
 
 def model_and_data(cfg: TrainSettings, run_dir: Path, state):
     """The model, its tokenizer, the tokenized examples the run trains on and the representation fitted to them."""
-    representation = get_representation(cfg.entities)
+    representation = get_representation(cfg.entities, cfg.entity_rule)
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
         representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
