@@ -9,7 +9,7 @@ import pytest
 from bct.core.errors import UserError
 from bct.data.entities import MAX_ENTITIES, PLACEHOLDERS, EntityMap, action_entities, shuffle_numbering
 from bct.data.generation import generate
-from bct.data.prompt import training_pair, with_recent
+from bct.data.prompt import training_pair
 from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.tokenizer import train_tokenizer
 from bct.worlds.registry import data_modules
@@ -551,37 +551,20 @@ def test_a_titled_thing_is_named_by_its_kind_as_the_parser_takes_it():
     assert target != "pick up recipe" and m.in_sight(target), (target, m.source)
 
 
-def test_common_task_rule_18_reads_the_previous_action_as_the_model_wrote_it():
-    """A ScienceWorld command is written without a list, so under rule 17 the previous action's argument phrase was
-    a name of its own: "pour cup containing orange juice into metal pot" read "pour <e3>" in PACT and in the recent
-    actions, and what was poured where was readable nowhere. From rule 18 it reads by the prompt's own names, as the
-    same command reads as a target."""
-    known = {"kitchen", "metal pot", "hallway"}
-    rep = type(get_representation("common-task"))(known)
-    assert rep.rule >= 18
-    action = "pour cup containing orange juice into metal pot"
-    prompt = _sw_prompt("kitchen", ["cup containing orange juice", "metal pot"], "boil orange juice").replace(
-        " PACT  </s>", f" PACT {action} </s>"
-    )
-    source = with_recent(prompt, ["go to kitchen", action], 5)
-    m = rep.map(source, [])
-    assert "PACT pour cup containing <e1> into metal pot </s>" in m.source
-    assert "RECENT go to kitchen ; pour cup containing <e1> into metal pot </s>" in m.source
-    assert m.rewrite(action) == "pour cup containing <e1> into metal pot"  # as the target reads it
-    old = type(rep)(known, rule=17).map(source, [])  # the older rule, for its checkpoints
-    assert "PACT pour <e" in old.source
-
-
 def test_a_training_chooses_the_entity_rule_to_measure_one_against_another(compose):
-    """`entity_rule` trains on an older rule (the recipe keeps the one measured until a new one is chosen on dev); the
-    run records it, and a rule the representation does not number by is one clear line."""
+    """`entity_rule` trains on an older rule (to measure a new rule against the recipe's on dev); the run records it,
+    and a rule the representation does not number by is one clear line."""
     from bct.config.runs import train_settings
 
-    assert train_settings(compose("train", "+experiment=scienceworld"))["entity_rule"] == 17
-    assert train_settings(compose("train", "+experiment=scienceworld", "entity_rule=null"))["entity_rule"] >= 18
-    rep = get_representation("common-task", 17)
-    assert rep.rule == 17 and rep.knowing({"kitchen"}).rule == 17  # fitting keeps the rule
-    assert get_representation("common-task").rule == type(rep).rule
+    latest = get_representation("common-task").rule
+    assert train_settings(compose("train", "+experiment=scienceworld"))["entity_rule"] == latest
+    assert train_settings(compose("train", "+experiment=scienceworld", "entity_rule=16"))["entity_rule"] == 16
+    rep = get_representation("common-task", 16)
+    assert rep.rule == 16 and rep.knowing({"kitchen"}).rule == 16  # fitting keeps the rule
+    task = "determine whether red flower color is a dominant or recessive trait in the unknown D plant"
+    cross = _sw_prompt("greenhouse", ["wilting large red flower"], task)
+    assert "red <e2> flower" in get_representation("common-task").map(cross, []).source  # the latest (17) numbers it
+    assert "red <e2> flower" not in rep.map(cross, []).source  # rule 16 did not
     with pytest.raises(UserError, match="entity_rule=3: entities=common-task numbers by rules 6, 7, .*; choose one"):
         get_representation("common-task", 3)
     with pytest.raises(UserError, match="entity_rule=2: entities=text numbers by no rule"):

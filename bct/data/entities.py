@@ -96,12 +96,11 @@ def normalize(action: str) -> str:
     return " ".join(_SPACED.sub(r"\1", action).split())
 
 
-def prompt_names(source: str, valid_actions: list[str], pact: bool = True) -> set[str]:
+def prompt_names(source: str, valid_actions: list[str]) -> set[str]:
     """The names (lower case) a packed prompt and its valid actions hold, by the rule above: what a mapping
-    numbers, and what `entities=common` counts over the training data. `pact=False`: the previous action's
-    phrases are not names of their own (it reads by the names the rest of the prompt has)."""
+    numbers, and what `entities=common` counts over the training data."""
     names = {n.lower().strip() for a in valid_actions for n in action_entities(a)}
-    pact = _PACT.search(source) if pact else None
+    pact = _PACT.search(source)
     if pact:
         names |= {n.lower().strip() for n in action_entities(pact.group(1))}
     names |= {n.lower().strip() for n in registry.names(source)}
@@ -124,8 +123,7 @@ class EntityMap:
     (`entities=common-task`: the task's own thing is `<e1>` in every prompt, its boxes and rooms next), and with
     `inside` a longer name that holds one of them is not numbered whole (its `first` name is; `inside="head"`:
     only a name that ends with one, "substance called tin" but not "tin cup"; a name of `around` wherever it stands,
-    "<e1> egg" and "hatchling <e1>"); `pact=False` numbers no phrase of the previous action as a name of its own;
-    names in `beside`
+    "<e1> egg" and "hatchling <e1>"); names in `beside`
     are written in the prompt followed by their placeholder, as `tagged` writes every name. `tagged=True` writes each name of the prompt
     followed by its placeholder ("a thermometer <e3>"): the model reads what a thing is and acts on it by
     its placeholder, in the valid actions and the target as without. `source` and `actions` are the abstract
@@ -144,12 +142,11 @@ class EntityMap:
         inside: bool | str = False,
         beside: frozenset[str] = frozenset(),
         around: frozenset[str] = frozenset(),
-        pact: bool = True,
     ):
         obs = _OBS.search(source)
         # names in `first` are numbered wherever the source has them, even where no rule reads them as names
         low = source.lower()
-        named = {*prompt_names(source, valid_actions, pact), *(n for n in first if n.lower() in low)}
+        named = {*prompt_names(source, valid_actions), *(n for n in first if n.lower() in low)}
         around = frozenset(n.lower() for n in around)
         if inside:  # a longer name that holds a name of `first` is read around it ("a substance called <e1>"); with
             # inside="head" only where that name ends it, as an English noun's head does (a "tin cup" is a cup), but

@@ -216,13 +216,9 @@ class CommonTask(Common):
     # genetics task asks of numbered after its plant and read inside any longer name, its word beside ("whether red
     # <e2> flower color", "a wilting large red <e2> flower", "a round <e2> blue <e1> seed"): under 16 a flower was one
     # placeholder ("a <e7>"), and an agent that had run the cross chose its box at chance; test variations ask of
-    # values no train one has (medium flower size, red flower color), and the known plant's answer is the word's;
-    # 18: as 17, with no phrase of the previous action numbered as a name of its own: it reads by the prompt's names,
-    # as the model wrote it. Under 17 the argument of a command written without a list ("focus on substance in metal
-    # pot", "pour cup containing orange juice into metal pot") was one placeholder in PACT and in the recent actions'
-    # last ("focus <e3>", "pour <e3>"), and a name training never showed made it one more often
-    rule = 18
-    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
+    # values no train one has (medium flower size, red flower color), and the known plant's answer is the word's
+    rule = 17
+    older_rules = (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 
     def __init__(self, known: frozenset[str] = frozenset(), rule: int | None = None):
         super().__init__(known)
@@ -269,7 +265,6 @@ class CommonTask(Common):
             inside="head" if self.rule >= 10 else self.rule >= 8,
             beside=beside,
             around=frozenset(staged),
-            pact=self.rule < 18,
         )
 
     def from_run(self, run: dict, checkpoint) -> CommonTask:
