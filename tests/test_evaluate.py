@@ -294,6 +294,8 @@ def test_a_shared_agent_plays_as_the_original_and_its_card_carries_the_measured_
     # the mean of each way it was played, and the command that plays it so (agent settings off their defaults)
     assert f"| test | bct | 1 | 1 | {measured['avg_score']:.3f} | -" in card and "TextWorldExpress's twc" in card
     assert f"python -m bct.evaluate checkpoint={out} fold=test num_variations=100\n" in card
+    record = json.loads((tiny_checkpoint / "bct_config.json").read_text())
+    assert f"{record['num_examples']} examples, digest `{record['data_digest']}`" in card  # what it trained on
     assert calls[0] == ("token", "hf_secret_token_123") and calls[1] == ("create", "me/tiny-twc")
     assert {"README.md", "model.safetensors", "bct_config.json", "tokenizer.json"} <= set(calls[2][1])
     assert not any("hf_secret" in p.read_text(errors="ignore") for p in out.iterdir())  # the token: nowhere

@@ -133,7 +133,8 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         f"- model: `{m['name']}`" + (f" from `{m['pretrained']}`" if m.get("pretrained") else " (built from a config)"),
         f"- entities: {s.get('entities')}; decoding at evaluation: {run.get('eval_defaults', {}).get('decoding')}",
         f"- data: gold walkthroughs of {s.get('num_games')} training games; {s.get('epochs')} epochs, lr {s.get('lr')}, "
-        f"batch size {s.get('batch_size')}, seed {s.get('seed')}",
+        f"batch size {s.get('batch_size')}, seed {s.get('seed')}; {run.get('num_examples')} examples"
+        + (f", digest `{run['data_digest']}`" if run.get("data_digest") else ""),
         f"- parameters: {run.get('num_parameters')}; weights fingerprint `{run.get('fingerprint')}`",
     ]
     table = [

@@ -23,7 +23,7 @@ from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
 from bct.data.representation import get_representation
 from bct.seq2seq.model import build_from_config, load_pretrained, weights_fingerprint
-from bct.seq2seq.trainset import encode, mixed_data
+from bct.seq2seq.trainset import data_digest, encode, mixed_data
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +140,8 @@ def fit(cfg: TrainSettings, settings: dict, run_dir: Path, callbacks: list | Non
     set_threads(cfg.threads)
     state = process_state()
     quiet_progress(cfg.progress)
-    model, tokenizer, train_set, representation = model_and_data(cfg, run_dir, state)
-    record = {**run_record(cfg, settings, model, train_set, state), **representation.state()}
+    model, tokenizer, train_set, representation, digest = model_and_data(cfg, run_dir, state)
+    record = {**run_record(cfg, settings, model, train_set, state), "data_digest": digest, **representation.state()}
     run_file = run_dir / RUN_RECORD
     if state.is_main_process:
         write_json(run_file, record)
@@ -217,7 +217,8 @@ def quiet_progress(progress: bool) -> None:
 
 
 def model_and_data(cfg: TrainSettings, run_dir: Path, state):
-    """The model, its tokenizer, the tokenized examples the run trains on and the representation fitted to them."""
+    """The model, its tokenizer, the tokenized examples the run trains on, the representation fitted to them and
+    the examples' digest."""
     representation = get_representation(cfg.entities, cfg.entity_rule)
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
@@ -229,7 +230,7 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)
-    return model, tokenizer, encode(data, tokenizer, cfg), representation
+    return model, tokenizer, encode(data, tokenizer, cfg), representation, data_digest(data)
 
 
 def run_record(cfg: TrainSettings, settings: dict, model, train_set, state) -> dict:

@@ -3,6 +3,7 @@ representation into (source, target) pairs, mixed across the games of a run, and
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 
@@ -162,6 +163,16 @@ def mixed_data(cfg: TrainSettings, games: list[Game], representation):
         if len(games) > 1:
             log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
     return (parts[0] if len(parts) == 1 else concatenate_datasets(parts)), representation
+
+
+def data_digest(data) -> str:
+    """What a run trained on, in any order: a digest of its (source, target) examples, copies included. Two runs
+    with one digest saw the same examples; ScienceWorld's gold paths follow the JVM's history, so data made
+    twice from one config can differ, and a score compared across runs should say whether theirs did."""
+    h = hashlib.sha256()
+    for source, target in sorted(zip(data["source"], data["target"])):
+        h.update(f"{source}\0{target}\n".encode())
+    return h.hexdigest()[:16]
 
 
 def encode(data, tokenizer, cfg: TrainSettings):
