@@ -381,8 +381,9 @@ def test_final_examples_train_only_when_asked(tmp_path, train_config):
     plain = json.loads((tr.train(train_config(*TINY)) / "bct_config.json").read_text())
     final = json.loads((tr.train(train_config(*TINY, "final_example=true")) / "bct_config.json").read_text())
     assert final["num_examples"] == plain["num_examples"] + 2  # one 'completed' example per training game
-    # the record says what it trained on: other examples, another digest; the same examples, the same one
-    again = json.loads((tr.train(train_config(*TINY, "seed=43")) / "bct_config.json").read_text())
+    # the record says which gold data it trained on: other rows, another digest; the same rows read another way
+    # (another seed, the recent actions in the prompt), the same one
+    again = json.loads((tr.train(train_config(*TINY, "seed=43", "recent=2")) / "bct_config.json").read_text())
     assert final["data_digest"] != plain["data_digest"] == again["data_digest"]
 
 

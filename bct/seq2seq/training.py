@@ -23,7 +23,7 @@ from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
 from bct.data.representation import get_representation
 from bct.seq2seq.model import build_from_config, load_pretrained, weights_fingerprint
-from bct.seq2seq.trainset import data_digest, encode, mixed_data
+from bct.seq2seq.trainset import encode, mixed_data
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +218,7 @@ def quiet_progress(progress: bool) -> None:
 
 def model_and_data(cfg: TrainSettings, run_dir: Path, state):
     """The model, its tokenizer, the tokenized examples the run trains on, the representation fitted to them and
-    the examples' digest."""
+    the gold data's digest."""
     representation = get_representation(cfg.entities, cfg.entity_rule)
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
@@ -226,11 +226,11 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data, representation = mixed_data(cfg, cfg.trained(), representation)
+        data, representation, digest = mixed_data(cfg, cfg.trained(), representation)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)
-    return model, tokenizer, encode(data, tokenizer, cfg), representation, data_digest(data)
+    return model, tokenizer, encode(data, tokenizer, cfg), representation, digest
 
 
 def run_record(cfg: TrainSettings, settings: dict, model, train_set, state) -> dict:

@@ -148,8 +148,9 @@ def decisive_again(cfg: TrainSettings, data, game: Game):
 
 
 def mixed_data(cfg: TrainSettings, games: list[Game], representation):
-    """The training examples of every game of a run, each game as `mixture` says (one game: its data), and
-    the representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names)."""
+    """The training examples of every game of a run, each game as `mixture` says (one game: its data), the
+    representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names) and the
+    rows' `data_digest`."""
     from datasets import concatenate_datasets
 
     shares = mixture(cfg, games) if len(games) > 1 else {games[0].name: {"num_games": None, "passes": 1}}
@@ -162,16 +163,20 @@ def mixed_data(cfg: TrainSettings, games: list[Game], representation):
         parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
         if len(games) > 1:
             log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
-    return (parts[0] if len(parts) == 1 else concatenate_datasets(parts)), representation
+    return (parts[0] if len(parts) == 1 else concatenate_datasets(parts)), representation, data_digest(rows)
 
 
-def data_digest(data) -> str:
-    """What a run trained on, in any order: a digest of its (source, target) examples, copies included. Two runs
-    with one digest saw the same examples; ScienceWorld's gold paths follow the JVM's history, so data made
-    twice from one config can differ, and a score compared across runs should say whether theirs did."""
+def data_digest(rows: dict) -> str:
+    """Which gold data a run trained on: a digest of each game's generated rows as read (its training games, any
+    won episodes), before the representation, `recent` or passes shape them, so that runs of two levers on one draw
+    share it. ScienceWorld's gold paths follow the JVM's history: data made twice from one config can differ."""
+    import json
+
     h = hashlib.sha256()
-    for source, target in sorted(zip(data["source"], data["target"])):
-        h.update(f"{source}\0{target}\n".encode())
+    for game in sorted(rows):
+        h.update(game.encode())
+        for row in rows[game].remove_columns([c for c in ("before",) if c in rows[game].column_names]):
+            h.update(json.dumps(row, sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]
 
 
