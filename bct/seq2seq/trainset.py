@@ -4,6 +4,7 @@ representation into (source, target) pairs, mixed across the games of a run, and
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
 
@@ -170,12 +171,11 @@ def data_digest(rows: dict) -> str:
     """Which gold data a run trained on: a digest of each game's generated rows as read (its training games, any
     won episodes), before the representation, `recent` or passes shape them, so that runs of two levers on one draw
     share it. ScienceWorld's gold paths follow the JVM's history: data made twice from one config can differ."""
-    import json
-
     h = hashlib.sha256()
     for game in sorted(rows):
         h.update(game.encode())
-        for row in rows[game].remove_columns([c for c in ("before",) if c in rows[game].column_names]):
+        for row in rows[game]:
+            row.pop("before", None)  # the recent actions: `recent`'s reading of the rows, not the rows
             h.update(json.dumps(row, sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]
 
