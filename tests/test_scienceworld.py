@@ -2,6 +2,7 @@
 score 1.0 through bct's environment interface, simplifications as parameters, an unknown task's one line."""
 
 import json
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -164,6 +165,41 @@ def test_a_scienceworld_step_says_what_the_game_says():
         environ = Path(f"/proc/{env.env.sw._gateway.java_process.pid}/environ").read_bytes().split(b"\0")
         tool = next(o for o in environ if o.startswith(b"JAVA_TOOL_OPTIONS="))
         assert b"-Xmx1g" in tool and b"-XX:-UsePerfData" in tool
+
+
+@pytest.mark.slow
+def test_data_s_games_give_a_variation_one_gold_path_and_look_on_every_load_in_any_jvm():
+    """The default JVM orders a room's things by its hash codes, which follow its history: a variation loaded again
+    can give another gold path (chemistry-mix's variation 9: three in six loads). Data's environments do not, so
+    data made twice is the same data; the option stays with their JVM, not with the next one launched."""
+    from bct.worlds.scienceworld.env import ScienceWorldEnv
+
+    g = get_game("scienceworld-chemistry-mix")
+
+    def loads(env) -> list[tuple]:
+        return [(env.reset(seed, "train").look, tuple(env.gold_actions())) for seed in (9, 3, 9, 9)]
+
+    def tool_options(env) -> bytes:
+        environ = Path(f"/proc/{env.sw._gateway.java_process.pid}/environ").read_bytes().split(b"\0")
+        return next(o for o in environ if o.startswith(b"JAVA_TOOL_OPTIONS="))
+
+    played = []
+    for _ in range(2):
+        env = ScienceWorldEnv(g, list_actions=False, reproducible=True)
+        try:
+            assert b"-XX:hashCode=2" in tool_options(env)
+            played.append(loads(env))
+        finally:
+            env.close()
+    first, again = played
+    assert first == again and first[0] == first[2] == first[3] and first[0] != first[1]
+    assert "hashCode" not in os.environ.get("JAVA_TOOL_OPTIONS", "")
+    env = ScienceWorldEnv(g, list_actions=False)
+    try:
+        assert b"hashCode" not in tool_options(env)
+    finally:
+        env.close()
+    assert world_of(g).version()["jvm"] == "-XX:+UnlockExperimentalVMOptions -XX:hashCode=2"  # data's manifests
 
 
 @pytest.mark.slow

@@ -107,8 +107,8 @@ def _play(
                     else:
                         rows += kept[seed]
                     continue
-                if env is None:  # a world may skip listing: unread here
-                    env = stack.enter_context(open_game(g, modules, list_actions=False))
+                if env is None:  # a world may skip listing: unread here; the same episodes in any run
+                    env = stack.enter_context(open_game(g, modules, list_actions=False, reproducible=True))
                 traj = play_gold(env, seed, fold, modules=modules)
                 if traj.ok:
                     rows += examples(traj, modules)

@@ -59,7 +59,8 @@ class World:
     aliases: Mapping[str, str]  # other names (the papers', a benchmark's) -> registry names
     fold_seeds: Callable[[Game, str, int], list[int]]  # (game, fold, n) -> n seeds of the fold, the same every run
     fold_size: Callable[[Game, str], int]  # how many variations a game's fold has
-    # (game, step limit, list_actions) -> an environment; list_actions=False where no valid-action list is read
+    # (game, step limit, list_actions, reproducible) -> an environment; list_actions=False where no valid-action list
+    # is read; reproducible=True (data) where a reset must give the same episode in any process at any point of it
     open: Callable[..., GameEnv]
     # (a ModularEnv just reset, modules) -> the gold actions, module calls injected, each sent its Step
     gold_path: Callable[..., Generator[str, object, None]]

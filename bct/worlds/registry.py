@@ -195,15 +195,18 @@ def open_game(
     step_limit: int = 1000,
     list_actions: bool = True,
     tales_fold: str | None = None,
+    reproducible: bool = False,
 ) -> ModularEnv:
     """`game` in its world's environment with modules in front: its own (modules=True), none (False),
     every module (all), each with the working memory where `game.memory`; or the modules named in a list.
     `list_actions=False`: a world may leave its valid-action list empty where nobody reads it (gold paths).
-    `tales_fold`: in tale-suite's environment of the game, playing that fold (`protocol=tales`), not its world's."""
+    `tales_fold`: in tale-suite's environment of the game, playing that fold (`protocol=tales`), not its world's.
+    `reproducible`: a reset gives the same episode whatever the process did before (data; `World.open`)."""
     names = modules if isinstance(modules, list) else modules_of(game, modules)
     if tales_fold is not None:
         return ModularEnv(game, tales_env(game, tales_fold, list_actions), make_modules(names))
-    return ModularEnv(game, world_of(game).open(game, step_limit, list_actions), make_modules(names))
+    env = world_of(game).open(game, step_limit, list_actions, reproducible=reproducible)
+    return ModularEnv(game, env, make_modules(names))
 
 
 def tales_of(game: Game, fold: str):

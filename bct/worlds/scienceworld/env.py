@@ -8,9 +8,11 @@ not hold every command its parser takes (gold paths use others): data generation
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
+import threading
 
 from bct.core.errors import UserError
 from bct.core.game import Game, GameState, check_fold
@@ -18,6 +20,10 @@ from bct.core.java import check_java, kill_gateway
 from bct.worlds.scienceworld.games import SUBSTANCE, fold_of, simplifications
 
 JVM_OPTIONS = "-Xmx1g -XX:+UseSerialGC"
+# every identity hash code the same: the simulator walks its hash sets of things in one order, so a load of a
+# variation gives the same gold path and look in any JVM at any point of its history (docs/scienceworld.md, "Data")
+REPRODUCIBLE = "-XX:+UnlockExperimentalVMOptions -XX:hashCode=2"
+_LAUNCH = threading.Lock()  # JAVA_TOOL_OPTIONS is the process's: one JVM launched at a time while it is set
 CARRY_TO = ("art studio", "workshop")  # `moved=1`: the rooms off the hallway with a table, where a test metal lies
 logging.getLogger("scienceworld").setLevel(logging.WARNING)  # a line per task loaded is not for users
 
@@ -41,17 +47,37 @@ def cap_heap() -> None:
         os.environ["JAVA_TOOL_OPTIONS"] = f"{options} {JVM_OPTIONS}".strip()
 
 
-class ScienceWorldEnv:
-    """One ScienceWorld task in its own JVM; a seed is a variation number of the task."""
+@contextlib.contextmanager
+def java_options(extra: str):
+    """JAVA_TOOL_OPTIONS with `extra` beside them while a JVM is launched (the simulator's launcher takes no
+    options of its own), as they were after."""
+    with _LAUNCH:
+        before = os.environ.get("JAVA_TOOL_OPTIONS")
+        if extra:
+            os.environ["JAVA_TOOL_OPTIONS"] = f"{before or ''} {extra}".strip()
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("JAVA_TOOL_OPTIONS", None)
+            else:
+                os.environ["JAVA_TOOL_OPTIONS"] = before
 
-    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True):
+
+class ScienceWorldEnv:
+    """One ScienceWorld task in its own JVM; a seed is a variation number of the task. `reproducible`: a load gives
+    the same world, gold path and look whatever the JVM did before (REPRODUCIBLE), for data; play keeps the default
+    JVM, in which the order of a room's things varies from load to load, as TALES and others play it."""
+
+    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True, reproducible: bool = False):
         from scienceworld import ScienceWorldEnv as Env
 
         check_java()
         cap_heap()
         self.game = game
         self.list_actions = list_actions
-        self.sw = Env("", envStepLimit=step_limit)
+        with java_options(REPRODUCIBLE if reproducible else ""):
+            self.sw = Env("", envStepLimit=step_limit)
         self.simplifications = simplifications(game)
 
     def switch(self, game: Game) -> bool:
@@ -69,8 +95,8 @@ class ScienceWorldEnv:
         # always with the gold path generated: making it changes the variation's world (a replay of its own gold
         # path in a world loaded without it can fall short: power-component-renewable, boil), so agents play worlds
         # made as the oracle's and the data's; nothing of it reaches an agent. No server reset after the load: it
-        # loads it all again, and two loads of a variation differ anyway in the gold path's picks and a look's order
-        # (the JVM's hash codes: docs/experiments/2026-12-06-one-load.md)
+        # loads it all again, and in the default JVM two loads of a variation differ anyway in the gold path's picks
+        # and a look's order (its hash codes: docs/experiments/2026-12-06-one-load.md; `reproducible` fixes them)
         self.sw.load(self.game.world_game, seed, self.simplifications, generateGoldPath=True)
         self.sw.lastStepScore = 0
         self.task = str(self.sw.server.freeActionTaskDesc())  # fixed for the episode: asked once, not every step

@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 from bct.worlds.base import World
 from bct.worlds.scienceworld import check, games, gold, report, tales, text
-from bct.worlds.scienceworld.env import ScienceWorldEnv
+from bct.worlds.scienceworld.env import REPRODUCIBLE, ScienceWorldEnv
 from bct.worlds.scienceworld.modules.circuit import Circuit
 from bct.worlds.scienceworld.modules.memory import ScienceWorldMemory
 from bct.worlds.scienceworld.modules.slides import Slides
@@ -20,7 +20,8 @@ WORLD = World.of(
     gold,
     text,
     ScienceWorldEnv,
-    version=lambda: {"scienceworld_version": version("scienceworld")},
+    # data made in a JVM without the fixed hash codes is another draw of gold paths: made again, not reused
+    version=lambda: {"scienceworld_version": version("scienceworld"), "jvm": REPRODUCIBLE},
     free_actions=True,
     limits_count_game_actions=True,
     action_forms=text.ACTION_FORMS,

@@ -9,9 +9,10 @@ from bct.worlds.textworld.make import game_file
 
 class TextWorldEnv:
     """A TextWorld challenge at one level: each reset plays the game made from that seed (made where not cached). Its
-    valid-action list (TextWorld's admissible commands) is cheap and complete: always listed."""
+    valid-action list (TextWorld's admissible commands) is cheap and complete: always listed. A game is made from its
+    seed alone: `reproducible` holds always."""
 
-    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True):
+    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True, reproducible: bool = True):
         self.game = game
         self.env, self.infos = None, {}
 

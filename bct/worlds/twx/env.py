@@ -10,9 +10,10 @@ from bct.core.java import check_java, kill_gateway
 
 
 class TWXEnv:
-    """One TextWorldExpress game in its own JVM (its valid-action list is cheap and complete: always listed)."""
+    """One TextWorldExpress game in its own JVM (its valid-action list is cheap and complete: always listed). A
+    game is a function of its seed whatever the JVM did before: `reproducible` holds always."""
 
-    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True):
+    def __init__(self, game: Game, step_limit: int = 1000, list_actions: bool = True, reproducible: bool = True):
         from textworld_express import TextWorldExpressEnv
 
         check_java()
