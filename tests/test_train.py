@@ -1,6 +1,7 @@
 """Training: the CLI writes a loadable checkpoint, loss falls, runs resume, faults and bad input are named."""
 
 import json
+import logging
 import signal
 import subprocess
 import sys
@@ -306,6 +307,19 @@ def test_placeholders_take_the_space_before_them_and_decoding_gives_it_back():
     assert "▁" not in pieces  # no token for the space before a placeholder, nor for a run of spaces
     assert "<n1>" in pieces and "<e2>" in pieces
     assert tok.decode(tok("take <n1>g of <e2>").input_ids, skip_special_tokens=True) == "take <n1>g of <e2>"
+
+
+def test_data_made_by_another_version_of_its_world_is_trained_on_with_a_line_that_says_so(train_config, caplog):
+    cfg = train_config("+game=twc", "model=t5-tiny-scratch", "num_games=1")
+    rows = len(ts.game_rows(cfg, get_game("twc"), True))
+    manifest = Path(cfg.data_dir) / "manifest.json"
+    made = json.loads(manifest.read_text())
+    for entry in made["files"].values():
+        entry["settings"]["twx_version"] = "0.9"
+    manifest.write_text(json.dumps(made))
+    with caplog.at_level(logging.WARNING, logger="bct.seq2seq.trainset"):
+        assert len(ts.game_rows(cfg, get_game("twc"), True)) == rows  # kept, not made again
+    assert "another version of its world ({'twx_version': '0.9'}" in caplog.text and "overwrite=true" in caplog.text
 
 
 def test_distinct_drops_repeated_examples_and_keeps_every_distinct_one(train_config):
