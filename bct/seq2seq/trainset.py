@@ -86,14 +86,14 @@ def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: in
             overwrite=True,
             progress=cfg.progress,
         )
-    elif made_by := {k: made.get(k) for k, v in world_of(game).version().items() if made.get(k) != v}:
+    elif other := {k: (made.get(k), v) for k, v in world_of(game).version().items() if made.get(k) != v}:
         # another simulator, or ScienceWorld's data from before its hash codes were fixed: another draw of gold paths
         log.warning(
             "%s was made by another version of its world (%s, not %s); trained on as it is. "
             "python -m bct.generate ... overwrite=true makes it again",
             path,
-            made_by,
-            {k: world_of(game).version()[k] for k in made_by},
+            {k: was for k, (was, _) in other.items()},
+            {k: now for k, (_, now) in other.items()},
         )
     data = load_examples(path)
     seeds = sorted(set(data["seed"]))[:num_games]
