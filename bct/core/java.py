@@ -3,11 +3,13 @@ through py4j): checking that one is there, and starting JVMs so that py4j can re
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
 import shutil
 import subprocess
+import threading
 
 from bct.core.errors import UserError
 
@@ -18,6 +20,10 @@ logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its gateway start/stop c
 # /tmp/hsperfdata_root/...") fails to start. Without perf data there is no such file and no such warning.
 if "-XX:-UsePerfData" not in os.environ.get("JAVA_TOOL_OPTIONS", ""):
     os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "") + " -XX:-UsePerfData").strip()
+
+# JAVA_TOOL_OPTIONS is the process's: one launch with options of its own at a time (data's processes launch one JVM
+# at a time; play's launches, side by side in threads, take no options and no lock)
+_LAUNCH = threading.Lock()
 
 JAVA_HELP = (
     "TextWorldExpress and ScienceWorld need Java 11 or newer on PATH; install it with "
@@ -45,3 +51,22 @@ def kill_gateway(gateway) -> None:
             end()
         except Exception:
             pass
+
+
+@contextlib.contextmanager
+def java_options(extra: str):
+    """JAVA_TOOL_OPTIONS with `extra` beside them while a JVM is launched (the worlds' launchers take no
+    options of their own), as they were after."""
+    if not extra:
+        yield
+        return
+    with _LAUNCH:
+        before = os.environ.get("JAVA_TOOL_OPTIONS")
+        os.environ["JAVA_TOOL_OPTIONS"] = f"{before or ''} {extra}".strip()
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("JAVA_TOOL_OPTIONS", None)
+            else:
+                os.environ["JAVA_TOOL_OPTIONS"] = before

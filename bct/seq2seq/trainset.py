@@ -179,7 +179,7 @@ def mixed_data(cfg: TrainSettings, games: list[Game], representation):
 def data_digest(rows: dict) -> str:
     """Which gold data a run trained on: a digest of each game's generated rows as read (its training games, any
     won episodes), before the representation, `recent` or passes shape them, so that runs of two levers on one draw
-    share it. ScienceWorld's gold paths follow the JVM's history: data made twice from one config can differ."""
+    share it. Data made twice from one config by one version of bct is the same; another world version's is not."""
     h = hashlib.sha256()
     for game in sorted(rows):
         h.update(game.encode())

@@ -8,24 +8,19 @@ not hold every command its parser takes (gold paths use others): data generation
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import random
-import threading
 
 from bct.core.errors import UserError
 from bct.core.game import Game, GameState, check_fold
-from bct.core.java import check_java, kill_gateway
+from bct.core.java import check_java, java_options, kill_gateway
 from bct.worlds.scienceworld.games import SUBSTANCE, fold_of, simplifications
 
 JVM_OPTIONS = "-Xmx1g -XX:+UseSerialGC"
 # every identity hash code the same: the simulator walks its hash sets of things in one order, so a load of a
 # variation gives the same gold path and look in any JVM at any point of its history (docs/scienceworld.md)
 REPRODUCIBLE = "-XX:+UnlockExperimentalVMOptions -XX:hashCode=2"
-# JAVA_TOOL_OPTIONS is the process's: one launch with options of its own at a time (data's processes launch one JVM
-# at a time; play's launches, side by side in threads, take no options and no lock)
-_LAUNCH = threading.Lock()
 CARRY_TO = ("art studio", "workshop")  # `moved=1`: the rooms off the hallway with a table, where a test metal lies
 logging.getLogger("scienceworld").setLevel(logging.WARNING)  # a line per task loaded is not for users
 
@@ -47,25 +42,6 @@ def cap_heap() -> None:
     options = os.environ.get("JAVA_TOOL_OPTIONS", "")
     if "-Xmx" not in options:
         os.environ["JAVA_TOOL_OPTIONS"] = f"{options} {JVM_OPTIONS}".strip()
-
-
-@contextlib.contextmanager
-def java_options(extra: str):
-    """JAVA_TOOL_OPTIONS with `extra` beside them while a JVM is launched (the simulator's launcher takes no
-    options of its own), as they were after."""
-    if not extra:
-        yield
-        return
-    with _LAUNCH:
-        before = os.environ.get("JAVA_TOOL_OPTIONS")
-        os.environ["JAVA_TOOL_OPTIONS"] = f"{before or ''} {extra}".strip()
-        try:
-            yield
-        finally:
-            if before is None:
-                os.environ.pop("JAVA_TOOL_OPTIONS", None)
-            else:
-                os.environ["JAVA_TOOL_OPTIONS"] = before
 
 
 class ScienceWorldEnv:
