@@ -71,3 +71,18 @@ def test_a_released_agent_is_offered_the_modules_it_was_trained_with_not_those_a
     _, _, run = load_checkpoint(ROOT / "checkpoints" / "bct-twx")
     assert run["settings"]["modules"] == "all"
     assert all(as_trained(g, run["settings"]) == g for g in trained_games(run["settings"]))
+
+
+def test_a_model_card_says_how_the_agent_is_played_and_how_much_data_each_game_had():
+    """A ScienceWorld agent is played by writing its commands (its card once said `rank`, its preset's default), and
+    the recipe's games had 20 to 60 training games each, not the one number of `num_games`."""
+    from bct.reports.share import model_card
+
+    run = json.loads((ROOT / "checkpoints" / "bct-scienceworld-fixeddata-seed42" / "bct_config.json").read_text())
+    card = model_card(
+        "bct-scienceworld-fixeddata-seed42", run, [], Path("checkpoints/bct-scienceworld-fixeddata-seed42")
+    )
+    assert "decoding at evaluation: generate" in card
+    assert "gold walkthroughs of 20-60 (per game" in card
+    twx = json.loads((ROOT / "checkpoints" / "bct-twx" / "bct_config.json").read_text())
+    assert "decoding at evaluation: generate" not in model_card("bct-twx", twx, [], Path("checkpoints/bct-twx"))

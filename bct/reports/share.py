@@ -90,6 +90,22 @@ def ways(rows: list[dict], run: dict, out_dir: Path, games: list[str]) -> tuple[
     return summary, command
 
 
+def decoding_played(run: dict) -> str:
+    """How `bct.evaluate checkpoint=...` decodes these weights unless told: a world whose parser takes free commands
+    (ScienceWorld) is played by writing them, whatever the model preset's default."""
+    if any(world_of(g).free_actions for g in trained_games(run["settings"])):
+        return "generate"
+    return run.get("eval_defaults", {}).get("decoding") or "generate"
+
+
+def games_a_game(s: dict) -> str:
+    """How many training games each game's gold data came from: one number, or the range a run's mix spans."""
+    counts = sorted({e["num_games"] for e in (s.get("mix") or {}).values() if e.get("num_games")})
+    if len(counts) > 1:
+        return f"{counts[0]}-{counts[-1]} (per game: `mix` in bct_config.json)"
+    return str(counts[0] if counts else s.get("num_games"))
+
+
 def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
     """README.md for the hub: YAML metadata (model-index from the measured rows), then what the agent
     is, how it was trained and how to evaluate it."""
@@ -131,8 +147,8 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         + (f" (preset `{game}`, parameters {s.get('game_params')})" if s.get("game_params") else ""),
         f"- modules: {'on' if s['modules'] else 'off'}; memory: {'on' if s.get('memory') else 'off'}",
         f"- model: `{m['name']}`" + (f" from `{m['pretrained']}`" if m.get("pretrained") else " (built from a config)"),
-        f"- entities: {s.get('entities')}; decoding at evaluation: {run.get('eval_defaults', {}).get('decoding')}",
-        f"- data: gold walkthroughs of {s.get('num_games')} training games; {s.get('epochs')} epochs, lr {s.get('lr')}, "
+        f"- entities: {s.get('entities')}; decoding at evaluation: {decoding_played(run)}",
+        f"- data: gold walkthroughs of {games_a_game(s)} training games a game; {s.get('epochs')} epochs, lr {s.get('lr')}, "
         f"batch size {s.get('batch_size')}, seed {s.get('seed')}; {run.get('num_examples')} examples"
         + (f", digest `{run['data_digest']}`" if run.get("data_digest") else ""),
         f"- parameters: {run.get('num_parameters')}; weights fingerprint `{run.get('fingerprint')}`",
