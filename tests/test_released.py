@@ -86,3 +86,32 @@ def test_a_model_card_says_how_the_agent_is_played_and_how_much_data_each_game_h
     assert "gold walkthroughs of 20-60 (per game" in card
     twx = json.loads((ROOT / "checkpoints" / "bct-twx" / "bct_config.json").read_text())
     assert "decoding at evaluation: generate" not in model_card("bct-twx", twx, [], Path("checkpoints/bct-twx"))
+
+
+def test_a_model_card_plays_the_recipe_by_its_agent_preset_on_the_games_it_trained_on():
+    """The card's command names `agent=t5-scienceworld` rather than its eight settings one by one (and what a pass
+    changed on top of it), and lists no games where `checkpoint=...` alone plays those it was measured on."""
+    from bct.reports.share import ways
+    from bct.worlds.registry import trained_games
+
+    run = json.loads((ROOT / "checkpoints" / "bct-scienceworld-fixeddata-seed42" / "bct_config.json").read_text())
+    recipe = dict(num_beams=8, untried=True, skip_idle=True, rerank=True, decisive_per_life=True)
+    recipe |= dict(answer_questions=True, decisive_best_only=True, widen=16, decoding="generate")
+
+    def played(fold: str, **changed) -> list[dict]:
+        return [
+            {
+                **g.record(),
+                "fold": fold,
+                "avg_score": 0.9,
+                "settings": {"protocol": "tales", "agent_config": recipe | changed},
+            }
+            for g in trained_games(run["settings"])
+        ]
+
+    summary, command = ways([*played("test"), *played("dev", widen=0)], run, Path("checkpoints/it"))
+    assert command.endswith("checkpoints/it fold=test num_variations=5 protocol=tales agent=t5-scienceworld")
+    assert "| dev | tales | 1 | 30 | 0.900 | agent=t5-scienceworld agent.widen=0 |" in summary
+    _, plain = ways(played("test", num_beams=16, untried=False, skip_idle=False, rerank=False), run, Path("it"))
+    # half its settings changed back: fewer words without the preset
+    assert "agent=" not in plain and "agent.decisive_per_life=true" in plain

@@ -46,21 +46,41 @@ def evaluations(results_dir: str | Path, fingerprint: str) -> list[dict]:
     ]
 
 
+def t5_presets() -> dict[str, dict]:
+    """The agent presets built on the T5 agent (conf/agent/*.yaml whose defaults start from `t5`): the settings
+    each sets over it."""
+    from omegaconf import OmegaConf
+
+    out = {}
+    for f in sorted((Path(__file__).resolve().parent.parent / "conf" / "agent").glob("*.yaml")):
+        conf = OmegaConf.to_container(OmegaConf.load(f))
+        if "t5" in (conf.get("defaults") or []):
+            out[f.stem] = {k: v for k, v in conf.items() if k not in ("defaults", "_self_")}
+    return out
+
+
 def agent_settings(row: dict, run: dict) -> tuple[str, ...]:
     """The agent settings an evaluation changed from what `bct.evaluate checkpoint=...` plays by default (the
-    checkpoint's own decoding; ScienceWorld's written actions), as `agent.KEY=VALUE` overrides."""
+    checkpoint's own decoding; ScienceWorld's written actions): `agent.KEY=VALUE` overrides, or the agent preset
+    (`agent=t5-scienceworld`) that says the same in fewer words, with what the evaluation changed on top of it."""
     from bct.agents.settings import T5Settings
 
     played = row.get("settings", {}).get("agent_config") or {}
     free = world_of(from_record(row)).free_actions
     decoding = "generate" if free else run.get("eval_defaults", {}).get("decoding") or "generate"
-    default = T5Settings(decoding=decoding).record()
-    return tuple(
-        f"agent.{k}={str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in played.items()
-        if v != default.get(k, T5Settings.model_fields[k].default if k in T5Settings.model_fields else v)
-        and k != "ensemble"
-    )
+    record = T5Settings(decoding=decoding).record()
+    fields = T5Settings.model_fields
+    default = lambda k: record[k] if k in record else fields[k].default  # noqa: E731
+    word = lambda k, v: f"agent.{k}={str(v).lower() if isinstance(v, bool) else v}"  # noqa: E731
+
+    def changed(base: dict) -> list[str]:
+        keys = [k for k in dict.fromkeys([*played, *base]) if k != "ensemble" and (k in record or k in fields)]
+        return [
+            word(k, played.get(k, default(k))) for k in keys if played.get(k, default(k)) != base.get(k, default(k))
+        ]
+
+    options = [changed({})] + [[f"agent={name}", *changed(preset)] for name, preset in t5_presets().items()]
+    return tuple(min(options, key=len))  # the fewest words; on a tie, no preset
 
 
 def how(row: dict) -> str:
@@ -68,7 +88,7 @@ def how(row: dict) -> str:
     return row.get("settings", {}).get("protocol", "bct")
 
 
-def ways(rows: list[dict], run: dict, out_dir: Path, games: list[str]) -> tuple[list[str], str]:
+def ways(rows: list[dict], run: dict, out_dir: Path) -> tuple[list[str], str]:
     """The mean over the games of each way the weights were played (fold, loop, draw, agent settings: what a reader
     compares with a published figure), and the command that plays them as the most measured way did."""
     groups: dict[tuple, list[dict]] = {}
@@ -85,7 +105,9 @@ def ways(rows: list[dict], run: dict, out_dir: Path, games: list[str]) -> tuple[
     command = f"python -m bct.evaluate checkpoint={out_dir} fold=test num_variations={5 if loop == 'tales' else 100}"
     command += " protocol=tales" * (loop == "tales") + "".join(f" {a}" for a in settings)
     played = sorted({r.get("game_preset") or r["game"] for r in groups.get(best, [])})
-    if played and played != sorted(games):  # it was measured on games other than those it trained on (TALES's)
+    # checkpoint=... alone plays the presets it trained on (a variant's preset: scienceworld-boil for
+    # scienceworld-boil-moved1-search1); games=[...] only where it was measured on others (TALES's TWX settings)
+    if played and played != sorted({g.preset or g.name for g in trained_games(run["settings"])}):
         command += f" games=[{','.join(played)}]"
     return summary, command
 
@@ -162,7 +184,7 @@ def model_card(name: str, run: dict, rows: list[dict], out_dir: Path) -> str:
         f"{r['num_variations']} | {r['avg_score']:.3f} | {r['avg_steps']:.1f} | {' '.join(agent_settings(r, run)) or '-'} |"
         for r in rows
     ]
-    summary, command = ways(rows, run, out_dir, games)
+    summary, command = ways(rows, run, out_dir)
     worlds = {g.world for g in trained_games(s)}
     body = [
         f"# {name}",
