@@ -145,6 +145,12 @@ def trained_record(trained: dict, representation, games: list[Game], trained_in)
     }
 
 
+def default_decoding(run: dict, game: Game) -> str:
+    """How a checkpoint plays `game` unless `agent.decoding` says: a world whose parser takes commands beyond a list
+    of thousands (ScienceWorld) by writing them, any other by its model preset's default."""
+    return "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding") or "generate"
+
+
 def load_agent(
     checkpoint: str | None,
     game: Game | None = None,
@@ -170,11 +176,10 @@ def load_agent(
     game = game.with_memory(trained_on.memory) if game else trained_on
     # each game with the module it was trained with, whatever the game's own is now (a module added to a task later)
     game, trained_on = as_trained(game, trained), as_trained(trained_on, trained)
-    # a world whose parser takes commands beyond a list of thousands (ScienceWorld) is played by writing
-    # actions, unless agent.decoding=rank says otherwise
-    default = "generate" if world_of(game).free_actions else run.get("eval_defaults", {}).get("decoding")
     # as played: the decoding resolved, the ensemble by the checkpoints' resolved paths
-    s = s.model_copy(update={"decoding": s.decoding or default or "generate", "ensemble": [m[2] for m in members]})
+    s = s.model_copy(
+        update={"decoding": s.decoding or default_decoding(run, game), "ensemble": [m[2] for m in members]}
+    )
     # the weights' dtype as played (agent.dtype resolved on this device), beside the one trained in
     played, trained_in = dtype_name(eval_dtype(play_device(s.device), s.dtype)), run.get("precision")
     # actions are short: generating past the longest trained action only lengthens degenerate beams

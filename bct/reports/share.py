@@ -64,11 +64,10 @@ def agent_settings(row: dict, run: dict) -> tuple[str, ...]:
     checkpoint's own decoding; ScienceWorld's written actions): `agent.KEY=VALUE` overrides, or the agent preset
     (`agent=t5-scienceworld`) that says the same in fewer words, with what the evaluation changed on top of it."""
     from bct.agents.settings import T5Settings
+    from bct.agents.t5_checkpoint import default_decoding
 
     played = row.get("settings", {}).get("agent_config") or {}
-    free = world_of(from_record(row)).free_actions
-    decoding = "generate" if free else run.get("eval_defaults", {}).get("decoding") or "generate"
-    record = T5Settings(decoding=decoding).record()
+    record = T5Settings(decoding=default_decoding(run, from_record(row))).record()
     fields = T5Settings.model_fields
     default = lambda k: record[k] if k in record else fields[k].default  # noqa: E731
     word = lambda k, v: f"agent.{k}={str(v).lower() if isinstance(v, bool) else v}"  # noqa: E731
@@ -113,11 +112,11 @@ def ways(rows: list[dict], run: dict, out_dir: Path) -> tuple[list[str], str]:
 
 
 def decoding_played(run: dict) -> str:
-    """How `bct.evaluate checkpoint=...` decodes these weights unless told: a world whose parser takes free commands
-    (ScienceWorld) is played by writing them, whatever the model preset's default."""
-    if any(world_of(g).free_actions for g in trained_games(run["settings"])):
-        return "generate"
-    return run.get("eval_defaults", {}).get("decoding") or "generate"
+    """How `bct.evaluate checkpoint=...` decodes these weights unless told, on each game they trained on (a world
+    whose parser takes free commands, ScienceWorld, by writing them whatever the model preset's default)."""
+    from bct.agents.t5_checkpoint import default_decoding
+
+    return " or ".join(sorted({default_decoding(run, g) for g in trained_games(run["settings"])}))
 
 
 def games_a_game(s: dict) -> str:
