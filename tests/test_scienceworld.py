@@ -621,6 +621,55 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     assert whole._write(["focus on soap"], m, restarted, world)[0] == "look around"  # kept from the lost life
 
 
+def test_after_a_lost_game_the_agent_plays_its_path_again_and_takes_the_next_candidate_where_it_lost():
+    """agent.avoid_lost in TALES's loop: the restarted game is played as before up to the command that lost it, which
+    is not sent there again; without it the lost life's commands are passed over from the start and the losing one
+    is sent again where the path differs."""
+    from bct.agents.base import Observation
+    from bct.agents.settings import T5Settings
+    from bct.agents.t5 import T5Agent
+    from bct.data.representation import TextMap
+    from bct.modules.stack import Step
+
+    g = get_game("scienceworld-boil")
+    look = "This room is called the kitchen. In it, you see: a bar of soap, a metal pot (containing a substance called water). A door"
+    m, world = TextMap("", []), world_of(g)
+
+    def seen(prompt: str, actions: list[str]) -> Observation:
+        step = Step(
+            "Task Description: boil soap.", "You move to the kitchen.", look, "In your inventory:", [], 0.0, False
+        )
+        return Observation(g, "test", 0, False, step, prompt=prompt, actions=actions)
+
+    def life(a: T5Agent) -> list[str]:
+        """Two steps of one life: the model's candidates at each prompt, best first, as the lost life wrote them."""
+        sent = []
+        for prompt, cands in (("... start ...", ["pick up metal pot", "look around"]),
+                              ("... holding the pot ...", ["focus on substance in metal pot", "focus on soap"])):  # fmt: skip
+            ob = seen(prompt, sent[:])
+            for note in (a._note_loss, a._note_idle, a._note_made):
+                note(ob)
+            action = a._write(cands, m, ob, world)[0]
+            a._remember(ob, action)
+            a._note_sent(ob, action)
+            sent.append(action)
+        return sent
+
+    def agent(**levers) -> T5Agent:
+        a = T5Agent.__new__(T5Agent)  # the choice alone: no model
+        a._start_choosing(T5Settings(untried=True, decisive_per_life=True, skip_idle=True, **levers))
+        a.start(g, "test", 0, False)
+        return a
+
+    avoid, plain = agent(avoid_lost=True), agent()
+    for a in (avoid, plain):
+        assert life(a) == ["pick up metal pot", "focus on substance in metal pot"]  # the water: the game is lost
+    assert life(avoid) == ["pick up metal pot", "focus on soap"]  # the same path, the next candidate where it lost
+    assert life(plain)[0] == "look around"  # the lost life's first step passed over: another path
+    avoid.start(g, "test", 0, False)  # a new episode remembers no loss
+    assert life(avoid) == ["pick up metal pot", "focus on substance in metal pot"]
+
+
 def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_more_and_the_choice_takes_one():
     from types import SimpleNamespace
 
