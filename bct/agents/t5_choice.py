@@ -3,8 +3,8 @@ names only things in sight, passing over what this episode already sent at the s
 game answered as changing nothing in the same look and inventory (`skip_idle`), and the same model call's next
 candidate where the parser refused one (`retry_refused`); a decisive command counted once a life of the episode
 (`decisive_per_life`), a question the game asked answered first (`answer_questions`), and no decisive command but the
-model's best (`decisive_best_only`); after a lost game, its lost path played again up to the command that lost it, and
-the next candidate there (`avoid_lost`). The model's decoding is bct/agents/t5.py's."""
+model's best (`decisive_best_only`); the command that lost a game not sent again after TALES's loop restarts it
+(`avoid_lost`). The model's decoding is bct/agents/t5.py's."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ class WrittenChoice:
         self.decisive_best_only = settings.decisive_best_only
         # TALES's loop restarts a lost game: the deterministic agent then sent the command that lost it again
         self.avoid_lost = settings.avoid_lost
-        self._lost: dict[tuple, set[tuple]] = {}  # per episode: (where, command) that lost the game
-        self._last: dict[tuple, tuple] = {}  # per episode: (where, command) of the latest decision
+        self._lost: dict[tuple, set[str]] = {}  # per episode: the commands that lost the game
+        self._last: dict[tuple, str] = {}  # per episode: the latest decision
 
     def _start_episode(self, game: Game, fold: str, seed: int) -> None:
         """An episode starts: nothing of it sent, left or answered idle yet."""
@@ -62,17 +62,17 @@ class WrittenChoice:
 
     def _note_loss(self, ob: Observation) -> None:
         """With `avoid_lost`, where TALES's loop restarted a lost game (no action yet, one decided before): the
-        latest command, sent where it was, lost it and is not sent there again; the record of what was sent starts
-        afresh, so that the new life plays the lost one again up to that command and takes the next candidate."""
+        latest command lost it and is not sent again this episode (the number that answered a question: the
+        command asked)."""
         key = ob.episode
         if self.avoid_lost and not ob.actions and key in self._last:
             self._lost.setdefault(key, set()).add(self._last.pop(key))
-            self._sent[key] = Counter()
 
     def _note_sent(self, ob: Observation, action: str) -> None:
-        """With `avoid_lost`, the command decided at this step, where it was (`_note_loss` reads it after a loss)."""
+        """With `avoid_lost`, the command decided at this step (`_note_loss` reads it after a loss)."""
         if self.avoid_lost:
-            self._last[ob.episode] = (self._where(ob), action)
+            asked = self._asked.get(ob.episode) if action.isdigit() else None
+            self._last[ob.episode] = asked or action
 
     def _note_made(self, ob: Observation) -> None:
         """With `decisive_per_life`, the decisive commands the game took in this life of the episode. A life begins at
@@ -177,8 +177,8 @@ class WrittenChoice:
                 # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
                 fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
             lost = self._lost.get(ob.episode, set())
-            again = [c for c in known if c not in once and (self._where(ob), c) not in lost]
-            if not (fresh or again) and world.neutral:  # all it wrote is a focus it made (or lost the game with here)
+            again = [c for c in known if c not in once and c not in lost]
+            if not (fresh or again) and world.neutral:  # all it wrote is a focus made (or one that lost the game)
                 return world.neutral, []
             pool = fresh or again or known
             return pool[0], pool[1:]
@@ -226,7 +226,7 @@ class WrittenChoice:
         def unsent(c: str) -> bool:
             times, verb = sent[where, c], c.split()[:1]
             waiting = bool(verb) and verb[0] in world.waits
-            return (where, c) not in lost and c not in once and (not times or (waiting and times < world.patience))
+            return c not in lost and c not in once and (not times or (waiting and times < world.patience))
 
         return unsent, once
 
