@@ -621,62 +621,6 @@ def test_a_question_is_answered_first_a_focus_counts_once_a_life_and_no_lower_fo
     assert whole._write(["focus on soap"], m, restarted, world)[0] == "look around"  # kept from the lost life
 
 
-def test_after_a_lost_game_the_command_that_lost_it_is_not_sent_again():
-    """agent.avoid_lost in TALES's loop: after the restart the agent, deterministic, came back to the command that lost
-    the game at a prompt a little different (a door left open) and sent it again; with the lever, the next candidate.
-    A number that answered the game's question bars the command asked, not the number."""
-    from bct.agents.base import Observation
-    from bct.agents.settings import T5Settings
-    from bct.agents.t5 import T5Agent
-    from bct.data.representation import TextMap
-    from bct.modules.stack import Step
-
-    g = get_game("scienceworld-boil")
-    look = "This room is called the kitchen. In it, you see: a bar of soap, a metal pot (containing a substance called water). A door"
-    m, world = TextMap("", []), world_of(g)
-
-    def life(a: T5Agent, steps: list[tuple[str, str, list[str]]]) -> list[str]:
-        """One life: at each step the game's answer, the prompt and the model's candidates, best first."""
-        sent = []
-        for answer, prompt, cands in steps:
-            step = Step("Task Description: boil soap.", answer, look, "In your inventory:", [], 0.0, False)
-            ob = Observation(g, "test", 0, False, step, prompt=prompt, actions=sent[:])
-            for note in (a._note_loss, a._note_idle, a._note_made):
-                note(ob)
-            action = a._write(cands, m, ob, world)[0]
-            a._remember(ob, action)
-            a._note_sent(ob, action)
-            sent.append(action)
-        return sent
-
-    def agent(**levers) -> T5Agent:
-        a = T5Agent.__new__(T5Agent)  # the choice alone: no model
-        a._start_choosing(T5Settings(untried=True, decisive_per_life=True, answer_questions=True, **levers))
-        a.start(g, "test", 0, False)
-        return a
-
-    water = ["focus on substance in metal pot", "focus on soap"]
-    first = [("You move to the kitchen.", "... start ...", ["pick up metal pot"]), ("ok", "... pot ...", water)]
-    again = [("You move to the kitchen.", "... start ...", ["pick up metal pot", "look around"])]
-    again += [("ok", "... pot, a door open ...", water)]
-    avoid, plain = agent(avoid_lost=True), agent()
-    for a in (avoid, plain):
-        assert life(a, first)[-1] == "focus on substance in metal pot"  # the water: the game is lost
-    assert life(plain, again)[-1] == "focus on substance in metal pot"  # lost again
-    assert life(avoid, again)[-1] == "focus on soap"
-    avoid.start(g, "test", 0, False)  # a new episode remembers no loss
-    assert life(avoid, first)[-1] == "focus on substance in metal pot"
-
-    question = "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n0:\tfocus on soap (in kitchen)"
-    asked = [("You move to the kitchen.", "... start ...", ["focus on soap"]), (question, "... asked ...", ["0"])]
-    avoid.start(g, "test", 0, False)
-    assert life(avoid, asked) == ["focus on soap", "0"]  # the wrong soap: lost
-    assert life(avoid, [("You move to the kitchen.", "... start ...", ["focus on soap", "look around"])]) == [
-        "look around"
-    ]
-    assert life(avoid, [(question, "... asked again ...", ["0"])]) == ["0"]  # a number still answers a question
-
-
 def test_where_every_candidate_in_sight_was_tried_here_widen_asks_the_model_for_more_and_the_choice_takes_one():
     from types import SimpleNamespace
 

@@ -100,7 +100,6 @@ class T5Settings(AgentSettings):
     answer_questions: bool = added(False)
     decisive_best_only: bool = added(False)
     widen: Annotated[int, Field(ge=0)] = added(0)
-    avoid_lost: bool = added(False)
 
     @field_validator("untried", mode="before")
     @classmethod

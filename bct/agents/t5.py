@@ -146,7 +146,6 @@ class T5Agent(WrittenChoice, Agent):
     def act(self, batch: list[Observation]) -> list[Decision]:
         """Model calls over groups of `model_batch` episodes with prompts of similar length (little padding)."""
         for ob in batch:
-            self._note_loss(ob)
             self._note_idle(ob)
             self._note_made(ob)
         decisions: list[Decision | None] = [self._retry(ob) for ob in batch]
@@ -172,8 +171,6 @@ class T5Agent(WrittenChoice, Agent):
                     d.info["model_input"] = maps[i].source
                 decisions[i] = d
             start += len(group)
-        for ob, d in zip(batch, decisions):
-            self._note_sent(ob, d.action)
         return decisions
 
     def _generate(self, batch: list[Observation], maps) -> list[Decision]:

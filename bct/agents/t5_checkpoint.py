@@ -15,12 +15,7 @@ from bct.seq2seq.model import load_checkpoint, weights_fingerprint
 from bct.worlds.registry import as_trained, played_with, trained_games, world_of
 
 # the choice's settings that change what an agent sends, named in its run so that tables keep its rows apart
-LEVERS = {
-    "decisive_per_life": "per-life",
-    "answer_questions": "answers",
-    "decisive_best_only": "best-decisive",
-    "avoid_lost": "avoid-lost",
-}
+LEVERS = {"decisive_per_life": "per-life", "answer_questions": "answers", "decisive_best_only": "best-decisive"}
 # the settings of how written candidates become the command (t5_choice), recorded beside agent_config too
 CHOICE = ("untried", "retry_refused", "skip_idle", "rerank", "widen", *LEVERS)
 

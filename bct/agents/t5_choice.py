@@ -3,8 +3,7 @@ names only things in sight, passing over what this episode already sent at the s
 game answered as changing nothing in the same look and inventory (`skip_idle`), and the same model call's next
 candidate where the parser refused one (`retry_refused`); a decisive command counted once a life of the episode
 (`decisive_per_life`), a question the game asked answered first (`answer_questions`), and no decisive command but the
-model's best (`decisive_best_only`); the command that lost a game not sent again after TALES's loop restarts it
-(`avoid_lost`). The model's decoding is bct/agents/t5.py's."""
+model's best (`decisive_best_only`). The model's decoding is bct/agents/t5.py's."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ class WrittenChoice:
     `fallback_skip`, for a world whose list of valid actions judges a command)."""
 
     retry_refused = skip_idle = False  # set per agent (`_start_choosing`): off unless asked
-    decisive_per_life = answer_questions = decisive_best_only = avoid_lost = False
+    decisive_per_life = answer_questions = decisive_best_only = False
 
     def _start_choosing(self, settings: T5Settings) -> None:
         """The choice's settings and its per-episode memory (empty: no episode started)."""
@@ -42,10 +41,6 @@ class WrittenChoice:
         self._asked: dict[tuple, str | None] = {}  # per episode: a decisive command the game answered with a question
         self.answer_questions = settings.answer_questions
         self.decisive_best_only = settings.decisive_best_only
-        # TALES's loop restarts a lost game: the deterministic agent then sent the command that lost it again
-        self.avoid_lost = settings.avoid_lost
-        self._lost: dict[tuple, set[str]] = {}  # per episode: the commands that lost the game
-        self._last: dict[tuple, str] = {}  # per episode: the latest decision
 
     def _start_episode(self, game: Game, fold: str, seed: int) -> None:
         """An episode starts: nothing of it sent, left or answered idle yet."""
@@ -56,23 +51,6 @@ class WrittenChoice:
         if self.decisive_per_life:
             self._made.pop(episode_key(game, fold, seed), None)
             self._asked.pop(episode_key(game, fold, seed), None)
-        if self.avoid_lost:
-            self._lost.pop(episode_key(game, fold, seed), None)
-            self._last.pop(episode_key(game, fold, seed), None)
-
-    def _note_loss(self, ob: Observation) -> None:
-        """With `avoid_lost`, where TALES's loop restarted a lost game (no action yet, one decided before): the
-        latest command lost it and is not sent again this episode (the number that answered a question: the
-        command asked)."""
-        key = ob.episode
-        if self.avoid_lost and not ob.actions and key in self._last:
-            self._lost.setdefault(key, set()).add(self._last.pop(key))
-
-    def _note_sent(self, ob: Observation, action: str) -> None:
-        """With `avoid_lost`, the command decided at this step (`_note_loss` reads it after a loss)."""
-        if self.avoid_lost:
-            asked = self._asked.get(ob.episode) if action.isdigit() else None
-            self._last[ob.episode] = asked or action
 
     def _note_made(self, ob: Observation) -> None:
         """With `decisive_per_life`, the decisive commands the game took in this life of the episode. A life begins at
@@ -176,9 +154,8 @@ class WrittenChoice:
             if not fresh:  # every candidate the check knows was sent here: a loop. An unsent one it does not know
                 # breaks it (the game says it knows no such thing, and the prompt changes); never a decisive one
                 fresh = [c for c in written if c.strip() and unsent(c) and not c.startswith(world.decisive)]
-            lost = self._lost.get(ob.episode, set())
-            again = [c for c in known if c not in once and c not in lost]
-            if not (fresh or again) and world.neutral:  # all it wrote is a focus made (or one that lost the game)
+            again = [c for c in known if c not in once]
+            if not (fresh or again) and world.neutral:  # all it wrote is a focus it made: a second one ends the task
                 return world.neutral, []
             pool = fresh or again or known
             return pool[0], pool[1:]
@@ -221,12 +198,10 @@ class WrittenChoice:
             else {c for _, c in sent if c.startswith(world.decisive)}
         )
 
-        lost = self._lost.get(ob.episode, set())
-
         def unsent(c: str) -> bool:
             times, verb = sent[where, c], c.split()[:1]
             waiting = bool(verb) and verb[0] in world.waits
-            return c not in lost and c not in once and (not times or (waiting and times < world.patience))
+            return c not in once and (not times or (waiting and times < world.patience))
 
         return unsent, once
 
