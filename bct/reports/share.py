@@ -12,6 +12,7 @@ python -m bct.share checkpoints/my-run shared/my-run --push me/bct-twc --results
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from pathlib import Path
@@ -46,6 +47,7 @@ def evaluations(results_dir: str | Path, fingerprint: str) -> list[dict]:
     ]
 
 
+@functools.cache  # read once: a card asks for every evaluation row
 def t5_presets() -> dict[str, dict]:
     """The agent presets built on the T5 agent (conf/agent/*.yaml whose defaults start from `t5`): the settings
     each sets over it."""
