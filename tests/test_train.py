@@ -84,6 +84,18 @@ def test_a_finished_run_trains_on_from_its_weights_and_tokenizer(train_config):
     assert (more / "tokenizer.json").read_text() == (first / "tokenizer.json").read_text()
 
 
+def test_a_run_trained_on_keeps_the_names_its_checkpoint_learned(train_config):
+    """model.pretrained=<a run folder> with entities=common: the names the first run learned stay words, as the
+    weights learned them, though the new run's own rows would have fitted another list."""
+    base = ["+game=twc", "model=t5-tiny-scratch", "entities=common", "batch_size=4", "epochs=1"]
+    first = train(train_config(*base, "num_games=2", "run_name=first"))
+    alone = train(train_config(*base, "num_games=6", "run_name=alone"))
+    more = train(train_config(*base, "num_games=6", f"model.pretrained={first}", "run_name=more"))
+    names = {r.name: load_checkpoint(r)[2]["common_names"] for r in (first, alone, more)}
+    assert names["alone"] != names["first"]  # six games' rows fit another list
+    assert names["more"] == names["first"]
+
+
 def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path, train_config):
     base = ["+game=twc", "model=t5-tiny-scratch", "epochs=1", "num_games=2"]
     first = train(train_config(*base, "run_name=mine"))

@@ -14,14 +14,14 @@ import shutil
 import time
 from pathlib import Path
 
-from bct.config.runs import RUN_RECORD, claim_run_dir, train_run_dir, train_settings
+from bct.config.runs import RUN_RECORD, claim_run_dir, read_run, train_run_dir, train_settings
 from bct.config.settings import TrainSettings, choices
 from bct.core.errors import UserError
 from bct.core.files import write_json
 from bct.core.lock import FolderLock
 from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
-from bct.data.representation import get_representation
+from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.seq2seq.trainset import encode, mixed_data
 
@@ -220,13 +220,17 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
     """The model, its tokenizer, the tokenized examples the run trains on, the representation fitted to them and
     the gold data's digest."""
     representation = get_representation(cfg.entities, cfg.entity_rule)
+    fitted = False
     if cfg.model.pretrained:  # first, so that a model that cannot be had stops the run at once
         model, tokenizer = load_pretrained(cfg.model.pretrained, [p for p in choices("model") if "scratch" in p])
         representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
+        before = read_run(Path(cfg.model.pretrained))
+        if before is not None:  # a bct checkpoint trained further reads names as it learned to (its fitted list)
+            representation, fitted = of_checkpoint(before, cfg.model.pretrained), True
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
-        data, representation, digest = mixed_data(cfg, cfg.trained(), representation)
+        data, representation, digest = mixed_data(cfg, cfg.trained(), representation, fitted)
         run_dir.mkdir(parents=True, exist_ok=True)
         if not cfg.model.pretrained:
             model, tokenizer = scratch_model(cfg, data, run_dir, representation)

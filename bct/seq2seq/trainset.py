@@ -157,16 +157,16 @@ def decisive_again(cfg: TrainSettings, data, game: Game):
     return concatenate_datasets([data, chosen.repeat(cfg.decisive_passes - 1)]) if len(chosen) else data
 
 
-def mixed_data(cfg: TrainSettings, games: list[Game], representation):
+def mixed_data(cfg: TrainSettings, games: list[Game], representation, fitted: bool = False):
     """The training examples of every game of a run, each game as `mixture` says (one game: its data), the
-    representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names) and the
-    rows' `data_digest`."""
+    representation fitted to the run's rows (bct.data.representation: `entities=common` learns its names; `fitted`:
+    kept as given, a checkpoint's own trained further) and the rows' `data_digest`."""
     from datasets import concatenate_datasets
 
     shares = mixture(cfg, games) if len(games) > 1 else {games[0].name: {"num_games": None, "passes": 1}}
     by_name = {g.name: g for g in games}
     rows = {g: game_rows(cfg, by_name[g], cfg.modules, share["num_games"]) for g, share in shares.items()}
-    representation = representation.fit(rows.values())
+    representation = representation if fitted else representation.fit(rows.values())
     parts = []
     for g, share in shares.items():
         data = decisive_again(cfg, examples(cfg, rows[g], representation), by_name[g])
