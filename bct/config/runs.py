@@ -108,6 +108,8 @@ def train_settings(cfg) -> dict:
         values["recent"] = cfg.recent
     if cfg.shuffle_ids:  # recorded where used, so that runs from before the setting keep their folders
         values["shuffle_ids"] = cfg.shuffle_ids
+    if cfg.refused:  # recorded where used, so that runs from before the setting keep their folders
+        values["refused"] = cfg.refused
     if cfg.wins:  # the won episodes by their contents: more wins in the same folder is another run
         values["wins"] = wins_identity(cfg.wins)
     return values

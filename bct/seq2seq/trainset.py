@@ -15,6 +15,7 @@ from bct.core.source import source_of
 from bct.data.datasets import DATA_FORMAT, data_path, load_examples, read_manifest
 from bct.data.entities import shuffle_numbering
 from bct.data.prompt import training_pair
+from bct.data.refused import refused_twins
 from bct.data.wins import wins_for
 from bct.worlds.registry import data_modules, modules_label, world_of
 
@@ -60,7 +61,7 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
 def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: int | None = None):
     """The generated rows of the first `num_games` (default: the run's) training games of
     data/<game>/<modules label>/train.jsonl, generated if missing."""
-    from datasets import concatenate_datasets
+    from datasets import Dataset, concatenate_datasets
 
     from bct.data.generation import generate
 
@@ -105,6 +106,11 @@ def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: in
 
     if cfg.recent:
         data = data.add_column("before", actions_before(data, cfg.recent))
+    if cfg.refused:  # gold steps again after a command the game refused (bct.data.refused), after their episodes
+        twins = refused_twins(data, game, cfg.refused, cfg.recent, cfg.seed)
+        log.info("%s: %d gold steps again after a refused command", game.name, len(twins))
+        if twins:
+            data = concatenate_datasets([data, Dataset.from_list(twins, features=data.features)])
     return data
 
 
