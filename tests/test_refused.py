@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from datasets import Dataset
 
+from bct.config.runs import train_settings
 from bct.core.errors import UserError
 from bct.data.prompt import pack, with_recent
 from bct.data.refused import after_refusal, refused_twins
 from bct.modules.stack import Step
-from bct.worlds.registry import get_game
+from bct.worlds.registry import get_game, world_of
 
 REFUSAL = "No known action matches that input."
 
@@ -43,13 +44,16 @@ def test_the_prompt_after_a_refusal_is_the_one_an_agent_sees_after_its_own():
 def test_twins_keep_the_gold_action_and_read_the_refused_command_as_the_latest_one():
     data = rows()
     twins = refused_twins(data, get_game("scienceworld-boil"), share=1.0, recent=5, seed=1)
-    assert twins, "every row drew a command"
+    # never the kitchen it stands in; the door to it, the water and a thermometer not shown are refused
+    assert {t["before"][-1] for t in twins} == {"open door to kitchen", "focus on water", "pick up thermometer"}
     by_step = {r["step"]: r for r in data}
     for twin in twins:
         gold = by_step[-1 - twin["step"]]
         command = twin["before"][-1]
         assert twin["target"] == gold["target"] != command  # the gold action stands; never its own as the refused
-        assert command in data["target"]  # a command from the game's gold steps
+        assert command in data["target"]  # a command from the game's gold steps, naming what this step does not show
+        shown = gold["source"].split(" </s> <extra_id_0> ")[0]
+        assert not world_of(get_game("scienceworld-boil")).knows(command, shown.partition(" </s> OBS ")[2])
         assert twin["before"] == [*gold["before"], command][-5:]
         assert twin["source"] == after_refusal(gold["source"], command, REFUSAL)
         assert f"RECENT {' ; '.join(twin['before'])} </s> OBS {REFUSAL}" in with_recent(
@@ -63,3 +67,10 @@ def test_twins_keep_the_gold_action_and_read_the_refused_command_as_the_latest_o
 def test_a_world_that_refuses_nothing_is_told_in_one_line():
     with pytest.raises(UserError, match="refused=0.5: twc's parser refuses no command"):
         refused_twins(rows(), get_game("twc"), share=0.5, recent=0, seed=1)
+
+
+def test_the_share_is_part_of_the_run_it_defines(compose):
+    assert train_settings(compose("train", "+experiment=scienceworld", "refused=0.1"))["refused"] == 0.1
+    assert "refused" not in train_settings(
+        compose("train", "+experiment=scienceworld")
+    )  # older runs keep their folders

@@ -94,6 +94,10 @@ def test_a_run_trained_on_keeps_the_names_its_checkpoint_learned(train_config):
     names = {r.name: load_checkpoint(r)[2]["common_names"] for r in (first, alone, more)}
     assert names["alone"] != names["first"]  # six games' rows fit another list
     assert names["more"] == names["first"]
+    with pytest.raises(
+        UserError, match=f"model.pretrained={first} was trained on entities=common .*; train on from it"
+    ):
+        train(train_config(*base[:2], "entities=placeholders", f"model.pretrained={first}", "run_name=other"))
 
 
 def test_a_checkpoint_folder_from_another_config_is_refused(tmp_path, train_config):

@@ -180,7 +180,7 @@ class TrainSettings(Command):
     final_example: bool
     distinct: bool
     shuffle_ids: Annotated[float, Field(ge=0, le=1)]
-    refused: Annotated[float, Field(ge=0, le=1)] = 0.0  # the share of gold steps also trained after a refused command
+    refused: Annotated[float, Field(ge=0, le=1)] = 0.0
     decisive_passes: AtLeast1 = 1
     num_games: NumVariations
     lr: Annotated[float, Field(gt=0)]

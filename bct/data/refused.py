@@ -10,7 +10,7 @@ import random
 
 from bct.core.errors import UserError
 from bct.core.game import Game
-from bct.data.prompt import clean
+from bct.data.prompt import clean, unpack
 from bct.worlds.registry import world_of
 
 
@@ -27,10 +27,10 @@ def after_refusal(source: str, command: str, answer: str) -> str:
 
 def refused_twins(data, game: Game, share: float, recent: int, seed: int):
     """Twins of about `share` of `data`'s rows (a `datasets.Dataset` of generated rows; with `before` where `recent`),
-    each after a command taken from another of the game's gold steps (a verb of the world's actions, not this
-    step's own action), refused as the world's parser refuses. Drawn by `seed`; the same rows every time."""
+    each after a command taken from the game's gold steps that names a thing this step does not show (`World.knows`),
+    refused as the world's parser refuses. Drawn by `seed`; the same rows every time."""
     world = world_of(game)
-    if not world.refusals:
+    if not (world.refusals and world.knows):
         raise UserError(
             f"refused={share}: {game.name}'s parser refuses no command (its agent picks from a list of valid "
             f"actions); use it with a world whose parser takes free commands (ScienceWorld), or refused=0"
@@ -43,8 +43,14 @@ def refused_twins(data, game: Game, share: float, recent: int, seed: int):
     for i, row in enumerate(data):
         if rng.random() >= share or not commands:
             continue
-        command = rng.choice(commands)
-        if command == row["target"]:
+        parts = unpack(row["source"])
+        text = " ".join((parts.get("obs", ""), parts.get("look", ""), parts.get("inv", "")))
+        # one that names a thing the step does not show, as the parser refuses (not a look around, not a move here)
+        command = next(
+            (c for c in rng.sample(commands, min(8, len(commands))) if c != row["target"] and not world.knows(c, text)),
+            None,
+        )
+        if command is None:
             continue
         twin = dict(row, source=after_refusal(row["source"], command, answer), step=-1 - i)
         if recent:

@@ -61,7 +61,7 @@ def training_data(cfg: TrainSettings, game: Game, modules: bool | str, represent
 def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: int | None = None):
     """The generated rows of the first `num_games` (default: the run's) training games of
     data/<game>/<modules label>/train.jsonl, generated if missing."""
-    from datasets import Dataset, concatenate_datasets
+    from datasets import concatenate_datasets
 
     from bct.data.generation import generate
 
@@ -106,12 +106,19 @@ def game_rows(cfg: TrainSettings, game: Game, modules: bool | str, num_games: in
 
     if cfg.recent:
         data = data.add_column("before", actions_before(data, cfg.recent))
-    if cfg.refused:  # gold steps again after a command the game refused (bct.data.refused), after their episodes
-        twins = refused_twins(data, game, cfg.refused, cfg.recent, cfg.seed)
-        log.info("%s: %d gold steps again after a refused command", game.name, len(twins))
-        if twins:
-            data = concatenate_datasets([data, Dataset.from_list(twins, features=data.features)])
     return data
+
+
+def with_refused(cfg: TrainSettings, data, game: Game):
+    """`data` and, with `refused`, its gold steps again after a command the game refused (bct.data.refused), after
+    the episodes: a lever on the rows as read, after the representation's fit and the data's digest."""
+    from datasets import Dataset, concatenate_datasets
+
+    if not cfg.refused:
+        return data
+    twins = refused_twins(data, game, cfg.refused, cfg.recent, cfg.seed)
+    log.info("%s: %d gold steps again after a refused command", game.name, len(twins))
+    return concatenate_datasets([data, Dataset.from_list(twins, features=data.features)]) if twins else data
 
 
 def examples(cfg: TrainSettings, data, representation):
@@ -175,7 +182,7 @@ def mixed_data(cfg: TrainSettings, games: list[Game], representation, fitted: bo
     representation = representation if fitted else representation.fit(rows.values())
     parts = []
     for g, share in shares.items():
-        data = decisive_again(cfg, examples(cfg, rows[g], representation), by_name[g])
+        data = decisive_again(cfg, examples(cfg, with_refused(cfg, rows[g], by_name[g]), representation), by_name[g])
         parts.append(data.repeat(share["passes"]) if share["passes"] > 1 else data)
         if len(games) > 1:
             log.info("%s: %d examples x %d passes", g, len(data), share["passes"])
