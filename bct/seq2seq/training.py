@@ -226,7 +226,10 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
         representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
         before = read_run(Path(cfg.model.pretrained))
         if before is not None:  # a bct checkpoint trained further reads names as it learned to (its fitted list)
-            theirs = {k: before["settings"].get(k) for k in representation.record()}
+            # read as bct.data.representation.of_checkpoint reads them: a run from before the rules numbered by rule 1
+            theirs = {
+                k: before["settings"].get(k, {"entities": "text", "entity_rule": 1}[k]) for k in representation.record()
+            }
             if theirs != representation.record():
                 raise UserError(
                     f"model.pretrained={cfg.model.pretrained} was trained on "
