@@ -62,6 +62,11 @@ def test_twins_keep_the_gold_action_and_read_the_refused_command_as_the_latest_o
     # the same twins every time, none where the share is 0
     assert twins == refused_twins(data, get_game("scienceworld-boil"), share=1.0, recent=5, seed=1)
     assert refused_twins(data, get_game("scienceworld-boil"), share=0.0, recent=5, seed=1) == []
+    # a final step (kept where final_example=true) is never played after a refusal: no twin of it, the others the same
+    last = data.map(lambda r: {"final": r["step"] == 3})
+    assert refused_twins(last, get_game("scienceworld-boil"), share=1.0, recent=5, seed=1) == [
+        t for t in twins if t["step"] != -4
+    ]
 
 
 def test_a_world_that_refuses_nothing_is_told_in_one_line():

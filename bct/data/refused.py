@@ -41,7 +41,8 @@ def refused_twins(data, game: Game, share: float, recent: int, seed: int):
     rng = random.Random(f"{seed}-{game.name}-refused")
     twins = []
     for i, row in enumerate(data):
-        if rng.random() >= share or not commands:
+        # drawn for every row, so that the twins stay the same; a game's last step is never played after it
+        if rng.random() >= share or row["final"] or not commands:
             continue
         parts = unpack(row["source"])
         text = " ".join((parts.get("obs", ""), parts.get("look", ""), parts.get("inv", "")))

@@ -21,7 +21,7 @@ from bct.core.files import write_json
 from bct.core.lock import FolderLock
 from bct.core.resume import last_complete_checkpoint
 from bct.core.threads import set_threads
-from bct.data.representation import get_representation
+from bct.data.representation import get_representation, of_checkpoint
 from bct.seq2seq.model import build_from_config, load_pretrained, weights_fingerprint
 from bct.seq2seq.trainset import encode, mixed_data
 
@@ -226,18 +226,15 @@ def model_and_data(cfg: TrainSettings, run_dir: Path, state):
         representation.add_tokens(tokenizer, model)  # placeholders: one token each, with embeddings to learn
         before = read_run(Path(cfg.model.pretrained))
         if before is not None:  # a bct checkpoint trained further reads names as it learned to (its fitted list)
-            # read as bct.data.representation.of_checkpoint reads them: a run from before the rules numbered by rule 1
-            theirs = {
-                k: before["settings"].get(k, {"entities": "text", "entity_rule": 1}[k]) for k in representation.record()
-            }
-            if theirs != representation.record():
+            theirs = of_checkpoint(before, cfg.model.pretrained)  # as its evaluation reads it (older rules too)
+            if theirs.record() != representation.record():
                 raise UserError(
                     f"model.pretrained={cfg.model.pretrained} was trained on "
-                    + " ".join(f"{k}={v}" for k, v in theirs.items())
+                    + " ".join(f"{k}={v}" for k, v in theirs.record().items())
                     + "; train on from it with the same "
-                    + " and ".join(representation.record())
+                    + " and ".join(dict.fromkeys([*theirs.record(), *representation.record()]))
                 )
-            representation, fitted = representation.from_run(before, cfg.model.pretrained), True
+            representation, fitted = theirs, True
     # Under `accelerate launch`, the main process generates data and trains the tokenizer; the others
     # then read what it wrote.
     with state.main_process_first():
